@@ -1,0 +1,248 @@
+//! The public AES-GCM-SIV types, one per key size, each holding the backend
+//! chosen when the key was made.
+
+use crate::backend::{soft, Backend};
+use crate::siv::{GcmSiv, NONCE_LEN, TAG_LEN};
+use crate::Error;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::fmt;
+
+/// A key schedule on the backend chosen at construction.
+#[derive(Clone)]
+pub(crate) enum Dispatch<P: crate::backend::Aes, H: crate::backend::Aes> {
+    Portable(GcmSiv<P>),
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Hardware(GcmSiv<H>),
+}
+
+/// Runs `$body` with `$core` bound to the active backend's mode object.
+macro_rules! dispatch {
+    ($self:expr, $core:ident => $body:expr) => {
+        match &$self.inner {
+            Dispatch::Portable($core) => $body,
+            Dispatch::Hardware($core) => $body,
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+use crate::backend::x86_64 as hw;
+
+/// Stand-in hardware types where no hardware backend exists: never constructed.
+#[cfg(not(target_arch = "x86_64"))]
+mod hw {
+    pub(crate) type Aes128 = crate::backend::soft::Aes128;
+    pub(crate) type Aes256 = crate::backend::soft::Aes256;
+}
+
+macro_rules! gcm_siv_type {
+    ($name:ident, $key_len:literal, $aes:ident, $bits:literal) => {
+        #[doc = concat!("AEAD_AES_", $bits, "_GCM_SIV (RFC 8452): nonce-misuse-resistant")]
+        /// authenticated encryption.
+        ///
+        /// Encrypting the same (nonce, associated data, plaintext) twice gives the same
+        /// ciphertext, and that is all a repeated nonce reveals. Keys are zeroized on
+        /// drop and never printed by `Debug`.
+        ///
+        /// ```
+        #[doc = concat!("use gcmsiv::", stringify!($name), ";")]
+        #[doc = concat!("let cipher = ", stringify!($name), "::new(&[0x42; ", $key_len, "]); // in practice: a random key")]
+        /// let nonce = [0u8; 12];
+        /// let sealed = cipher.encrypt(&nonce, b"header", b"secret").unwrap();
+        /// assert_eq!(sealed.len(), b"secret".len() + 16);
+        /// assert_eq!(cipher.decrypt(&nonce, b"header", &sealed).unwrap(), b"secret");
+        /// assert!(cipher.decrypt(&nonce, b"other header", &sealed).is_err());
+        /// ```
+        #[derive(Clone)]
+        pub struct $name {
+            inner: Dispatch<soft::$aes, hw::$aes>,
+        }
+
+        impl $name {
+            /// Key length in bytes.
+            pub const KEY_LEN: usize = $key_len;
+            /// Nonce length in bytes.
+            pub const NONCE_LEN: usize = NONCE_LEN;
+            /// Tag length in bytes.
+            pub const TAG_LEN: usize = TAG_LEN;
+
+            /// A cipher for `key` on the fastest backend this CPU supports
+            /// (detected once, here).
+            pub fn new(key: &[u8; $key_len]) -> Self {
+                Self::with_backend(key, Backend::select()).expect("internal error: selected backend unavailable")
+            }
+
+            /// Like [`Self::new`], for a key whose length is known only at run time.
+            ///
+            /// ```
+            #[doc = concat!("# use gcmsiv::", stringify!($name), ";")]
+            #[doc = concat!("assert!(", stringify!($name), "::new_from_slice(&[0u8; 7]).is_err());")]
+            /// ```
+            pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+                let key: &[u8; $key_len] = key
+                    .try_into()
+                    .map_err(|_| Error::InvalidKeyLength { expected: $key_len, actual: key.len() })?;
+                Ok(Self::new(key))
+            }
+
+            /// A cipher on a chosen backend; [`Error::BackendUnavailable`] if the CPU
+            /// lacks it. Mostly for tests and benchmarks.
+            pub fn with_backend(key: &[u8; $key_len], backend: Backend) -> Result<Self, Error> {
+                let backend = backend.if_supported().ok_or(Error::BackendUnavailable)?;
+                let inner = match backend {
+                    Backend::Portable => Dispatch::Portable(GcmSiv::new(soft::$aes::new(key))),
+                    #[cfg(target_arch = "x86_64")]
+                    Backend::AesNiClmul => {
+                        let features = hw::Features::detect().ok_or(Error::BackendUnavailable)?;
+                        Dispatch::Hardware(GcmSiv::new(hw::$aes::new(features, key)))
+                    }
+                    #[allow(unreachable_patterns)]
+                    _ => return Err(Error::BackendUnavailable),
+                };
+                Ok($name { inner })
+            }
+
+            /// The backend this key runs on.
+            pub fn backend(&self) -> Backend {
+                match self.inner {
+                    Dispatch::Portable(_) => Backend::Portable,
+                    Dispatch::Hardware(_) => Backend::AesNiClmul,
+                }
+            }
+
+            /// Encrypts `plaintext`, returning ciphertext || 16-byte tag.
+            #[cfg(feature = "alloc")]
+            pub fn encrypt(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+                let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
+                out.extend_from_slice(plaintext);
+                let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
+                out.extend_from_slice(&tag);
+                Ok(out)
+            }
+
+            /// Decrypts ciphertext || tag. Returns the plaintext only if it is authentic.
+            #[cfg(feature = "alloc")]
+            pub fn decrypt(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                ciphertext_and_tag: &[u8],
+            ) -> Result<Vec<u8>, Error> {
+                let (ciphertext, tag) = split_tag(ciphertext_and_tag)?;
+                let mut out = ciphertext.to_vec();
+                self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
+                Ok(out)
+            }
+
+            /// Encrypts `buffer` in place and returns the tag.
+            pub fn encrypt_in_place_detached(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                buffer: &mut [u8],
+            ) -> Result<[u8; TAG_LEN], Error> {
+                dispatch!(self, core => core.seal_in_place(nonce, aad, buffer))
+            }
+
+            /// Decrypts `buffer` in place if `tag` authenticates it. On failure the
+            /// buffer is zeroed: unauthenticated plaintext is never released.
+            #[must_use = "the buffer holds plaintext only if this returns Ok"]
+            pub fn decrypt_in_place_detached(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                buffer: &mut [u8],
+                tag: &[u8; TAG_LEN],
+            ) -> Result<(), Error> {
+                dispatch!(self, core => core.open_in_place(nonce, aad, buffer, tag))
+            }
+
+            /// Writes ciphertext || tag into `out`, which needs `plaintext.len() + 16`
+            /// bytes, and returns the number of bytes written.
+            pub fn encrypt_into(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                plaintext: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
+                let needed = plaintext.len().checked_add(TAG_LEN).ok_or(Error::PlaintextTooLong)?;
+                if out.len() < needed {
+                    return Err(Error::BufferTooSmall { needed, actual: out.len() });
+                }
+                let (body, rest) = out.split_at_mut(plaintext.len());
+                body.copy_from_slice(plaintext);
+                let tag = self.encrypt_in_place_detached(nonce, aad, body)?;
+                rest[..TAG_LEN].copy_from_slice(&tag);
+                Ok(needed)
+            }
+
+            /// Writes the plaintext of ciphertext || tag into `out`, which needs
+            /// `ciphertext_and_tag.len() - 16` bytes, and returns that length. On
+            /// failure `out` holds no plaintext.
+            #[must_use = "`out` holds plaintext only if this returns Ok"]
+            pub fn decrypt_into(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                ciphertext_and_tag: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
+                let (ciphertext, tag) = split_tag(ciphertext_and_tag)?;
+                if out.len() < ciphertext.len() {
+                    return Err(Error::BufferTooSmall { needed: ciphertext.len(), actual: out.len() });
+                }
+                let body = &mut out[..ciphertext.len()];
+                body.copy_from_slice(ciphertext);
+                self.decrypt_in_place_detached(nonce, aad, body, tag)?;
+                Ok(ciphertext.len())
+            }
+
+        }
+
+        impl crate::hazmat::DeriveRecordKeys for $name {
+            type RecordKeys = crate::hazmat::RecordKeys<$key_len>;
+
+            fn derive_record_keys(&self, nonce: &[u8; NONCE_LEN]) -> Self::RecordKeys {
+                dispatch!(self, core => {
+                    let keys = core.derive_record_keys(nonce);
+                    crate::hazmat::RecordKeys::from_parts(
+                        &keys.authentication_key,
+                        &keys.encryption_key_bytes[..$key_len],
+                    )
+                })
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name)).field("backend", &self.backend()).finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+gcm_siv_type!(Aes128GcmSiv, 16, Aes128, "128");
+gcm_siv_type!(Aes256GcmSiv, 32, Aes256, "256");
+
+/// Splits ciphertext || tag, refusing inputs shorter than a tag.
+fn split_tag(ciphertext_and_tag: &[u8]) -> Result<(&[u8], &[u8; TAG_LEN]), Error> {
+    let body_len = ciphertext_and_tag.len().checked_sub(TAG_LEN).ok_or(Error::CiphertextTooShort)?;
+    let (ciphertext, tag) = ciphertext_and_tag.split_at(body_len);
+    Ok((ciphertext, tag.try_into().expect("internal error: tag length")))
+}
+
+/// Checks a nonce given as a slice (from a binding or a file), for the
+/// `&[u8; 12]` the ciphers take.
+///
+/// ```
+/// assert!(gcmsiv::nonce_from_slice(&[0u8; 12]).is_ok());
+/// assert_eq!(
+///     gcmsiv::nonce_from_slice(&[0u8; 16]),
+///     Err(gcmsiv::Error::InvalidNonceLength { expected: 12, actual: 16 })
+/// );
+/// ```
+pub fn nonce_from_slice(nonce: &[u8]) -> Result<&[u8; NONCE_LEN], Error> {
+    nonce.try_into().map_err(|_| Error::InvalidNonceLength { expected: NONCE_LEN, actual: nonce.len() })
+}

@@ -1,0 +1,133 @@
+//! Backends: the block cipher and the universal hash the modes are written over.
+//!
+//! A backend is chosen once, when a key is made ([`Backend::select`]), and the key
+//! keeps it: no per-call or per-block CPU detection. Each backend is a pair of
+//! types implementing [`Aes`] and [`Polyval`]; `unsafe` and `#[target_feature]`
+//! appear only below this folder.
+
+pub(crate) mod soft;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // The one place intrinsics live; see its module docs.
+pub(crate) mod x86_64;
+
+use zeroize::Zeroize;
+
+/// One 16-byte AES block / POLYVAL field element, in the byte order of the spec.
+pub(crate) type Block = [u8; 16];
+
+/// An expanded AES key schedule (AES-128 or AES-256) on one backend.
+///
+/// Implementations are constant-time with respect to the key and the data.
+pub(crate) trait Aes: Sized + Zeroize {
+    /// Key length in bytes: 16 or 32.
+    const KEY_LEN: usize;
+
+    /// The POLYVAL implementation of the same backend.
+    type Polyval: Polyval;
+
+    /// Expands `key` (exactly `KEY_LEN` bytes) on the same backend as `self`.
+    ///
+    /// This is how per-nonce record keys stay on the backend the user's key chose.
+    fn rekey(&self, key: &[u8]) -> Self;
+
+    /// A POLYVAL instance keyed with `h`, on the same backend as `self`.
+    fn polyval(&self, h: &Block) -> Self::Polyval;
+
+    /// Encrypts each block in place; the blocks are independent, so backends
+    /// keep several in flight.
+    fn encrypt_blocks(&self, blocks: &mut [Block]);
+
+    /// Encrypts one block in place.
+    fn encrypt_block(&self, block: &mut Block) {
+        self.encrypt_blocks(core::slice::from_mut(block));
+    }
+
+    /// XORs `data` with the keystream AES(counter_i), where counter_0 = `counter`
+    /// and the first 32 bits, read little-endian, are incremented modulo 2^32 for
+    /// each block (RFC 8452 section 4: "the counter is a 32-bit little-endian
+    /// integer"). The other 96 bits never change.
+    fn ctr32le(&self, counter: &Block, data: &mut [u8]);
+
+    /// Decryption's pass over the ciphertext: CTR on `data` (as [`Aes::ctr32le`])
+    /// and POLYVAL over the resulting plaintext, zero-padded to whole blocks.
+    ///
+    /// Backends that can interleave the two in one pass override this.
+    fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
+        self.ctr32le(counter, data);
+        hash.update_padded(data);
+    }
+}
+
+/// POLYVAL (RFC 8452 section 3) keyed with H, accumulating whole blocks.
+///
+/// Field elements are 16-byte strings read little-endian: bit `i` of byte `j` is
+/// the coefficient of x^(8j + i), modulo x^128 + x^127 + x^126 + x^121 + 1.
+pub(crate) trait Polyval: Zeroize {
+    /// Absorbs `blocks`, whose length is a multiple of 16.
+    fn update_blocks(&mut self, blocks: &[u8]);
+
+    /// Absorbs `data`, zero-padding a final partial block.
+    fn update_padded(&mut self, data: &[u8]) {
+        let whole = data.len() - data.len() % 16;
+        self.update_blocks(&data[..whole]);
+        if whole < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.update_blocks(&last);
+            last.zeroize();
+        }
+    }
+
+    /// The current accumulator S_j.
+    fn finalize(&self) -> Block;
+}
+
+/// The backends this build knows; which of them a key uses is decided once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Constant-time portable code: bitsliced AES and a carry-less multiply built
+    /// from masked integer multiplies. Always available.
+    Portable,
+    /// x86-64 AES-NI and PCLMULQDQ (with SSSE3 and SSE4.1).
+    AesNiClmul,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports, or [`Backend::Portable`] when the
+    /// crate is built with the `force-portable` feature.
+    pub fn select() -> Self {
+        if cfg!(feature = "force-portable") {
+            return Backend::Portable;
+        }
+        Self::available()
+            .into_iter()
+            .flatten()
+            .next_back()
+            .unwrap_or(Backend::Portable)
+    }
+
+    /// Every backend usable on this CPU, portable first. Tests run each of them.
+    pub fn available() -> [Option<Backend>; 2] {
+        [Some(Backend::Portable), Backend::AesNiClmul.if_supported()]
+    }
+
+    /// `Some(self)` if this CPU can run the backend.
+    pub fn if_supported(self) -> Option<Self> {
+        match self {
+            Backend::Portable => Some(self),
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesNiClmul => x86_64::Features::detect().map(|_| self),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::AesNiClmul => None,
+        }
+    }
+
+    /// A short name for reports: `"portable"` or `"aesni-clmul"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::AesNiClmul => "aesni-clmul",
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL.
+//!
+//! Every function that uses these instructions carries
+//! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
+//! [`Features::detect`] checks. The only way to reach them from safe code is
+//! through a type holding a [`Features`] value, which exists only after detection
+//! succeeded: that value is the proof each `// SAFETY:` comment names.
+
+mod aesni;
+mod clmul;
+
+pub(crate) use aesni::{Aes128, Aes256};
+pub(crate) use clmul::Polyval;
+
+cpufeatures::new!(cpuid_aes_clmul, "aes", "pclmulqdq", "ssse3", "sse4.1");
+
+/// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
+///
+/// Zero-sized; constructed only by [`Features::detect`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Features(());
+
+impl Features {
+    /// Checks the CPU once (the answer is cached by `cpufeatures`).
+    pub(crate) fn detect() -> Option<Self> {
+        cpuid_aes_clmul::get().then_some(Features(()))
+    }
+}

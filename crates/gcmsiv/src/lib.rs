@@ -1,0 +1,71 @@
+//! AES-GCM-SIV (RFC 8452): authenticated encryption that survives nonce reuse.
+//!
+//! With AES-GCM, encrypting two messages under the same key and nonce leaks
+//! their XOR and lets an attacker forge. With AES-GCM-SIV, it reveals only
+//! whether the two (nonce, associated data, plaintext) triples were identical;
+//! everything else stays secure. Pick it when nonces come from a source you
+//! cannot fully trust to never repeat (random nonces on many machines, counters
+//! that may be reset, deterministic key wrapping).
+//!
+//! ```
+//! use gcmsiv::Aes256GcmSiv;
+//!
+//! let key = [7u8; 32]; // in practice: 32 random bytes kept secret
+//! let cipher = Aes256GcmSiv::new(&key);
+//! let nonce = [1u8; 12]; // should be unique; a repeat leaks only equality
+//!
+//! let sealed = cipher.encrypt(&nonce, b"associated data", b"plaintext").unwrap();
+//! // Deterministic: same inputs, same output.
+//! assert_eq!(sealed, cipher.encrypt(&nonce, b"associated data", b"plaintext").unwrap());
+//!
+//! let opened = cipher.decrypt(&nonce, b"associated data", &sealed).unwrap();
+//! assert_eq!(opened, b"plaintext");
+//!
+//! let mut tampered = sealed.clone();
+//! tampered[0] ^= 1;
+//! assert_eq!(cipher.decrypt(&nonce, b"associated data", &tampered), Err(gcmsiv::Error::Authentication));
+//! ```
+//!
+//! # Backends
+//!
+//! Each key picks its backend once, when it is made ([`Backend::select`]):
+//! AES-NI with PCLMULQDQ on x86-64 CPUs that have them, otherwise a portable
+//! constant-time implementation (bitsliced AES, multiply-based carry-less
+//! multiplication). The `force-portable` feature always picks the portable one.
+//!
+//! # Limits
+//!
+//! One message: plaintext and associated data up to [`P_MAX`] = [`A_MAX`] =
+//! 2^36 bytes (RFC 8452 section 6); longer inputs are refused before any work.
+//! One key: see the crate README's usage limits (RFC 8452 section 9). With random
+//! nonces, about 2^32 messages per key keep the nonce-collision risk below 2^-32.
+//!
+//! # Features
+//!
+//! - `std` (default), `alloc`: the `Vec`-returning [`Aes128GcmSiv::encrypt`] and
+//!   [`Aes128GcmSiv::decrypt`]. Everything else works in `no_std` without allocation.
+//! - `aead`: the RustCrypto [`aead`](https://docs.rs/aead) traits (`KeyInit`,
+//!   `AeadInOut`, and through them `Aead`), so this crate drops in for `aes-gcm-siv`.
+//! - `force-portable`: use the portable backend even where hardware support exists.
+
+#![no_std]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod aes_gcm_siv;
+#[cfg(feature = "aead")]
+mod aead_traits;
+mod backend;
+mod error;
+pub mod hazmat;
+mod siv;
+
+pub use aes_gcm_siv::{nonce_from_slice, Aes128GcmSiv, Aes256GcmSiv};
+pub use backend::Backend;
+pub use error::Error;
+pub use siv::{A_MAX, C_MAX, NONCE_LEN, P_MAX, TAG_LEN};
