@@ -1,0 +1,109 @@
+//! Hardware output equals portable output, at the lengths and misalignments
+//! where kernels change paths; every backend wipes on failure.
+
+mod common;
+
+use common::{Siv, backends, pattern};
+use gcmsiv::Backend;
+
+const LENGTHS: &[usize] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 127, 128, 129, 130, 131, 8191, 8192, 8193,
+    8208,
+];
+
+#[test]
+fn hardware_backend_is_used_where_the_cpu_has_it() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let hw = std::arch::is_x86_feature_detected!("aes")
+            && std::arch::is_x86_feature_detected!("pclmulqdq")
+            && std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("sse4.1");
+        assert_eq!(backends().contains(&Backend::AesNiClmul), hw);
+        let chosen = gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend();
+        if cfg!(feature = "force-portable") || !hw {
+            assert_eq!(chosen, Backend::Portable);
+        } else {
+            assert_eq!(
+                chosen,
+                Backend::AesNiClmul,
+                "the portable fallback must not run where hardware exists"
+            );
+        }
+    }
+}
+
+#[test]
+fn backends_agree_at_boundary_lengths_and_misalignments() {
+    let all = backends();
+    for key_len in [16, 32] {
+        let key = pattern(key_len, 3);
+        let ciphers: Vec<Siv> = all.iter().map(|&b| Siv::new(&key, b)).collect();
+        for &len in LENGTHS {
+            for aad_len in [0, 1, 16, 17, len] {
+                for misalign in 0..4 {
+                    let nonce: [u8; 12] = pattern(12, len as u8).try_into().unwrap();
+                    let mut pt_buf = vec![0u8; len + misalign];
+                    pt_buf[misalign..].copy_from_slice(&pattern(len, 7));
+                    let pt = &pt_buf[misalign..];
+                    let aad = pattern(aad_len, 9);
+                    let reference = ciphers[0].encrypt(&nonce, &aad, pt).unwrap();
+                    for (c, b) in ciphers.iter().zip(&all) {
+                        // Seal in place at the same misalignment.
+                        let mut buf = pt_buf.clone();
+                        let tag = c.encrypt_in_place_detached(&nonce, &aad, &mut buf[misalign..]).unwrap();
+                        assert_eq!(buf[misalign..], reference[..len], "{b:?} len {len} misalign {misalign}");
+                        assert_eq!(tag, reference[len..], "{b:?} len {len}");
+                        let r = c.decrypt_in_place_detached(&nonce, &aad, &mut buf[misalign..], &tag);
+                        assert_eq!(r, Ok(()));
+                        assert_eq!(&buf[misalign..], pt, "{b:?} len {len} misalign {misalign}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_backend_wipes_output_on_failure() {
+    for backend in backends() {
+        for key_len in [16, 32] {
+            let c = Siv::new(&pattern(key_len, 1), backend);
+            let nonce = [5u8; 12];
+            for len in [1, 15, 16, 17, 200, 8193] {
+                let pt = pattern(len, 2);
+                let sealed = c.encrypt(&nonce, b"aad", &pt).unwrap();
+                let (ct, tag) = sealed.split_at(len);
+                let tag: [u8; 16] = tag.try_into().unwrap();
+                // Tamper with each part in turn: ciphertext, tag, AAD, nonce.
+                let mut bad_tag = tag;
+                bad_tag[0] ^= 1;
+                let mut bad_ct = ct.to_vec();
+                bad_ct[len / 2] ^= 0x40;
+                let cases: [(&[u8], [u8; 16], &[u8], [u8; 12]); 4] = [
+                    (&bad_ct, tag, b"aad", nonce),
+                    (ct, bad_tag, b"aad", nonce),
+                    (ct, tag, b"aaD", nonce),
+                    (ct, tag, b"aad", [6u8; 12]),
+                ];
+                for (i, (ct_in, tag_in, aad, n)) in cases.iter().enumerate() {
+                    let mut buf = ct_in.to_vec();
+                    let r = c.decrypt_in_place_detached(n, aad, &mut buf, tag_in);
+                    assert_eq!(r, Err(gcmsiv::Error::Authentication), "{backend:?} case {i}");
+                    assert!(buf.iter().all(|&b| b == 0), "{backend:?} case {i}: in-place output not wiped");
+
+                    let mut joined = ct_in.to_vec();
+                    joined.extend_from_slice(tag_in);
+                    let mut out = vec![0xAAu8; len + 3];
+                    let r = c.decrypt_into(n, aad, &joined, &mut out);
+                    assert_eq!(r, Err(gcmsiv::Error::Authentication));
+                    assert!(
+                        out[..len].iter().all(|&b| b == 0),
+                        "{backend:?} case {i}: into-buffer output not wiped"
+                    );
+                    assert!(out[len..].iter().all(|&b| b == 0xAA), "bytes past the plaintext are untouched");
+                }
+            }
+        }
+    }
+}
