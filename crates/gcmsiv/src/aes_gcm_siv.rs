@@ -1,9 +1,9 @@
 //! The public AES-GCM-SIV types, one per key size, each holding the backend
 //! chosen when the key was made.
 
-use crate::backend::{soft, Backend};
-use crate::siv::{GcmSiv, NONCE_LEN, TAG_LEN};
 use crate::Error;
+use crate::backend::{Backend, soft};
+use crate::siv::{GcmSiv, NONCE_LEN, TAG_LEN};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;

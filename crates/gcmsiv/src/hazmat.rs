@@ -5,12 +5,15 @@
 //! only with a fresh, secret key per message, and its output must be encrypted.
 //! Record keys are secrets as valuable as the messages they protect.
 
-use crate::backend::{soft, Backend, Polyval as _};
-use crate::siv::NONCE_LEN;
 use crate::Error;
+use crate::backend::{Backend, Polyval as _, soft};
+use crate::siv::NONCE_LEN;
 use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+// The hardware state carries its table of powers of H inline: boxing it would
+// put an allocation on the hash's set-up path.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum PolyvalImpl {
     Portable(soft::Polyval),

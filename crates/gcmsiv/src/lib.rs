@@ -57,15 +57,20 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-mod aes_gcm_siv;
 #[cfg(feature = "aead")]
 mod aead_traits;
+mod aes_gcm_siv;
 mod backend;
 mod error;
 pub mod hazmat;
 mod siv;
 
-pub use aes_gcm_siv::{nonce_from_slice, Aes128GcmSiv, Aes256GcmSiv};
+pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
 pub use backend::Backend;
 pub use error::Error;
 pub use siv::{A_MAX, C_MAX, NONCE_LEN, P_MAX, TAG_LEN};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

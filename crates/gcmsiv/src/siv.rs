@@ -1,8 +1,8 @@
 //! AES-GCM-SIV (RFC 8452 section 4), written once over the [`Aes`] and
 //! [`Polyval`] traits. No intrinsics here: the backend is a type parameter.
 
-use crate::backend::{Aes, Block, Polyval};
 use crate::Error;
+use crate::backend::{Aes, Block, Polyval};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
@@ -200,8 +200,14 @@ mod tests {
         if let Some(f) = crate::backend::x86_64::Features::detect() {
             use crate::backend::x86_64 as hw;
             match key.len() {
-                16 => v.push(("aesni-clmul", Box::new(GcmSiv::new(hw::Aes128::new(f, key.try_into().unwrap()))))),
-                _ => v.push(("aesni-clmul", Box::new(GcmSiv::new(hw::Aes256::new(f, key.try_into().unwrap()))))),
+                16 => v.push((
+                    "aesni-clmul",
+                    Box::new(GcmSiv::new(hw::Aes128::new(f, key.try_into().unwrap()))),
+                )),
+                _ => v.push((
+                    "aesni-clmul",
+                    Box::new(GcmSiv::new(hw::Aes256::new(f, key.try_into().unwrap()))),
+                )),
             }
         }
         v
@@ -213,9 +219,9 @@ mod tests {
 
     #[test]
     fn rfc8452_intermediate_values_from_the_mode_steps() {
-        let path = std::env::var("GCMSIV_VECTORS")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|_| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"));
+        let path = std::env::var("GCMSIV_VECTORS").map(std::path::PathBuf::from).unwrap_or_else(|_| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+        });
         let text = std::fs::read_to_string(path.join("rfc8452.json")).expect("rfc8452.json");
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();
         let vectors = file["vectors"].as_array().unwrap();
@@ -270,7 +276,10 @@ mod tests {
     #[test]
     fn section6_limits_are_checked_before_any_work() {
         assert_eq!(check_lengths(0, 1 << 36, P_MAX, Error::PlaintextTooLong), Ok(()));
-        assert_eq!(check_lengths(0, (1 << 36) + 1, P_MAX, Error::PlaintextTooLong), Err(Error::PlaintextTooLong));
+        assert_eq!(
+            check_lengths(0, (1 << 36) + 1, P_MAX, Error::PlaintextTooLong),
+            Err(Error::PlaintextTooLong)
+        );
         assert_eq!(check_lengths(1 << 36, 0, P_MAX, Error::PlaintextTooLong), Ok(()));
         assert_eq!(check_lengths((1 << 36) + 1, 0, P_MAX, Error::PlaintextTooLong), Err(Error::AadTooLong));
         let body_max = C_MAX - TAG_LEN as u64;

@@ -64,6 +64,9 @@ fn backends_agree_at_boundary_lengths_and_misalignments() {
     }
 }
 
+/// (ciphertext, tag, AAD, nonce) given to decryption.
+type Case<'a> = (&'a [u8], [u8; 16], &'a [u8], [u8; 12]);
+
 #[test]
 fn every_backend_wipes_output_on_failure() {
     for backend in backends() {
@@ -80,7 +83,7 @@ fn every_backend_wipes_output_on_failure() {
                 bad_tag[0] ^= 1;
                 let mut bad_ct = ct.to_vec();
                 bad_ct[len / 2] ^= 0x40;
-                let cases: [(&[u8], [u8; 16], &[u8], [u8; 12]); 4] = [
+                let cases: [Case; 4] = [
                     (&bad_ct, tag, b"aad", nonce),
                     (ct, bad_tag, b"aad", nonce),
                     (ct, tag, b"aaD", nonce),

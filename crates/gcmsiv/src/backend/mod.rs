@@ -100,11 +100,7 @@ impl Backend {
         if cfg!(feature = "force-portable") {
             return Backend::Portable;
         }
-        Self::available()
-            .into_iter()
-            .flatten()
-            .next_back()
-            .unwrap_or(Backend::Portable)
+        Self::available().into_iter().flatten().next_back().unwrap_or(Backend::Portable)
     }
 
     /// Every backend usable on this CPU, portable first. Tests run each of them.

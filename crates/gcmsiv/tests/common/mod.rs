@@ -114,6 +114,7 @@ pub fn backends() -> Vec<Backend> {
 
 /// The AES-GCM-SIV ciphers of both key sizes behind one interface, for tests
 /// that run the same checks on both.
+#[allow(clippy::large_enum_variant)]
 pub enum Siv {
     A128(gcmsiv::Aes128GcmSiv),
     A256(gcmsiv::Aes256GcmSiv),

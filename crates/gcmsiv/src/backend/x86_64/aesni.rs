@@ -61,31 +61,39 @@ unsafe fn expand128(key: &[u8]) -> [__m128i; 15] {
 unsafe fn expand256(key: &[u8]) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     // SAFETY: the caller guarantees 32 readable bytes.
-    let (mut k0, mut k1) = unsafe {
-        (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(16).cast()))
-    };
+    let (mut k0, mut k1) =
+        unsafe { (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(16).cast())) };
     rk[0] = k0;
     rk[1] = k1;
-    macro_rules! round {
+    // Even round keys: SubWord(RotWord) of k1's last word, with Rcon.
+    macro_rules! even {
         ($i:literal, $rcon:literal) => {
             let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(k1));
             k0 = _mm_xor_si128(prefix_xor(k0), t);
             rk[$i] = k0;
-            if $i < 14 {
-                // SubWord without RotWord or Rcon: FIPS 197 "i mod Nk = 4" for Nk = 8.
-                let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(k0));
-                k1 = _mm_xor_si128(prefix_xor(k1), t);
-                rk[$i + 1] = k1;
-            }
         };
     }
-    round!(2, 0x01);
-    round!(4, 0x02);
-    round!(6, 0x04);
-    round!(8, 0x08);
-    round!(10, 0x10);
-    round!(12, 0x20);
-    round!(14, 0x40);
+    // Odd round keys: SubWord alone, FIPS 197's "i mod Nk = 4" case for Nk = 8.
+    macro_rules! odd {
+        ($i:literal) => {
+            let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(k0));
+            k1 = _mm_xor_si128(prefix_xor(k1), t);
+            rk[$i] = k1;
+        };
+    }
+    even!(2, 0x01);
+    odd!(3);
+    even!(4, 0x02);
+    odd!(5);
+    even!(6, 0x04);
+    odd!(7);
+    even!(8, 0x08);
+    odd!(9);
+    even!(10, 0x10);
+    odd!(11);
+    even!(12, 0x20);
+    odd!(13);
+    even!(14, 0x40);
     rk
 }
 
@@ -141,8 +149,9 @@ impl<const NR: usize> Schedule<NR> {
         // modulo 2^32 and leaves the other 96 bits alone.
         let mut next = 0i32;
         let mut counters = || {
-            let b: [__m128i; WIDTH] =
-                core::array::from_fn(|k| _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0)));
+            let b: [__m128i; WIDTH] = core::array::from_fn(|k| {
+                _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0))
+            });
             next = next.wrapping_add(WIDTH as i32);
             b
         };

@@ -104,7 +104,8 @@ impl Polyval {
             let h = self.powers[n - 1 - k];
             lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(a, h));
             hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(a, h));
-            mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(a), self.powers_xor[n - 1 - k]));
+            mid =
+                _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(a), self.powers_xor[n - 1 - k]));
         }
         mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
         lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
