@@ -1,0 +1,122 @@
+//! Throughput of gcmsiv against its peers, measured in one process.
+//!
+//! Every implementation runs the same work in the same round, in rotating
+//! order, and each figure is the median over rounds of TSC cycles per byte:
+//! noise on a shared machine hits all of them alike, so the ratios hold even
+//! when the absolute numbers wander.
+//!
+//! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run).
+
+use std::hint::black_box;
+
+mod peers;
+
+use peers::{Impl, Op};
+
+/// The message sizes of the GCM-SIV paper's tables, plus 1 MiB.
+const SIZES: &[usize] = &[16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192, 16384, 1 << 20];
+
+/// Internet Performance Index (GCM paper): byte-weighted packet mix.
+const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
+
+fn tsc() -> u64 {
+    // SAFETY: RDTSC exists on every x86-64 CPU; it reads a counter and touches no memory.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+
+/// TSC ticks per nanosecond, measured against the OS clock.
+fn tsc_ghz() -> f64 {
+    let t0 = std::time::Instant::now();
+    let c0 = tsc();
+    while t0.elapsed().as_millis() < 100 {}
+    (tsc() - c0) as f64 / t0.elapsed().as_nanos() as f64
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Median cycles per byte of each implementation for `size`-byte messages.
+fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> Vec<f64> {
+    // About 40 us of work per sample keeps the TSC reads' cost negligible.
+    let iters = (40_000 / (size + 200)).max(1);
+    let mut samples = vec![Vec::with_capacity(rounds); impls.len()];
+    for imp in impls.iter_mut() {
+        imp.prepare(op, size);
+        for _ in 0..iters {
+            imp.run(op);
+        }
+    }
+    for round in 0..rounds {
+        for k in 0..impls.len() {
+            let i = (k + round) % impls.len();
+            let imp = &mut impls[i];
+            let start = tsc();
+            for _ in 0..iters {
+                imp.run(op);
+            }
+            let cycles = tsc() - start;
+            samples[i].push(cycles as f64 / (iters * size) as f64);
+        }
+    }
+    samples.iter_mut().map(|s| median(s)).collect()
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let rounds = if quick { 15 } else { 61 };
+    let ghz = tsc_ghz();
+    println!("# gcmsiv benchmark: TSC cycles per byte (median of {rounds} interleaved rounds)");
+    println!(
+        "# TSC {ghz:.2} GHz; GB/s = {ghz:.2} / (c/B); ratio = peer c/B / ours c/B (above 1: ours faster)"
+    );
+    println!("# our backend: {}", gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend().name());
+
+    for key_bits in [128, 256] {
+        for op in [Op::Seal, Op::Open] {
+            let mut impls = peers::gcm_siv(key_bits);
+            let names: Vec<&str> = impls.iter().map(|i| i.name()).collect();
+            println!("\n## AES-{key_bits}-GCM-SIV {op:?}");
+            print!("| bytes |");
+            for n in &names {
+                print!(" {n} c/B |");
+            }
+            println!(" ours GB/s |{}", names[1..].iter().map(|n| format!(" vs {n} |")).collect::<String>());
+            println!("|{}", "---|".repeat(names.len() * 2 + 1));
+            let mut per_size = Vec::new();
+            for &size in SIZES {
+                let r = if size >= 1 << 20 { rounds.min(15) } else { rounds };
+                let cpb = measure(&mut impls, op, size, r);
+                print!("| {size} |");
+                for c in &cpb {
+                    print!(" {c:.2} |");
+                }
+                print!(" {:.2} |", ghz / cpb[0]);
+                for c in &cpb[1..] {
+                    print!(" {:.2}x |", c / cpb[0]);
+                }
+                println!();
+                per_size.push((size, cpb));
+            }
+            // IPI: byte-weighted mean of cycles per byte over the packet mix.
+            let mut ipi = vec![0.0; names.len()];
+            for &(size, weight) in IPI_MIX {
+                let cpb = measure(&mut impls, op, size, rounds);
+                for (acc, c) in ipi.iter_mut().zip(cpb) {
+                    *acc += weight * c;
+                }
+            }
+            print!("| IPI |");
+            for c in &ipi {
+                print!(" {c:.2} |");
+            }
+            print!(" {:.2} |", ghz / ipi[0]);
+            for c in &ipi[1..] {
+                print!(" {:.2}x |", c / ipi[0]);
+            }
+            println!();
+            black_box(per_size);
+        }
+    }
+}
