@@ -64,7 +64,18 @@ fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> V
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // `--sizes 16,64,1024` restricts the table (the IPI row still uses its mix).
+    let sizes: Vec<usize> = match args.iter().position(|a| a == "--sizes") {
+        Some(i) => args[i + 1].split(',').map(|s| s.parse().expect("--sizes takes numbers")).collect(),
+        None => SIZES.to_vec(),
+    };
+    // `--keys 128` or `--keys 256` measures one key size.
+    let key_sizes: Vec<usize> = match args.iter().position(|a| a == "--keys") {
+        Some(i) => vec![args[i + 1].parse().expect("--keys takes 128 or 256")],
+        None => vec![128, 256],
+    };
     let rounds = if quick { 15 } else { 61 };
     let ghz = tsc_ghz();
     println!("# gcmsiv benchmark: TSC cycles per byte (median of {rounds} interleaved rounds)");
@@ -73,7 +84,7 @@ fn main() {
     );
     println!("# our backend: {}", gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend().name());
 
-    for key_bits in [128, 256] {
+    for &key_bits in &key_sizes {
         for op in [Op::Seal, Op::Open] {
             let mut impls = peers::gcm_siv(key_bits);
             let names: Vec<&str> = impls.iter().map(|i| i.name()).collect();
@@ -85,7 +96,7 @@ fn main() {
             println!(" ours GB/s |{}", names[1..].iter().map(|n| format!(" vs {n} |")).collect::<String>());
             println!("|{}", "---|".repeat(names.len() * 2 + 1));
             let mut per_size = Vec::new();
-            for &size in SIZES {
+            for &size in &sizes {
                 let r = if size >= 1 << 20 { rounds.min(15) } else { rounds };
                 let cpb = measure(&mut impls, op, size, r);
                 print!("| {size} |");

@@ -206,10 +206,10 @@ macro_rules! gcm_siv_type {
 
             fn derive_record_keys(&self, nonce: &[u8; NONCE_LEN]) -> Self::RecordKeys {
                 dispatch!(self, core => {
-                    let keys = core.derive_record_keys(nonce);
+                    let keys = core.record_key_bytes(nonce);
                     crate::hazmat::RecordKeys::from_parts(
                         &keys.authentication_key,
-                        &keys.encryption_key_bytes[..$key_len],
+                        &keys.encryption_key[..$key_len],
                     )
                 })
             }

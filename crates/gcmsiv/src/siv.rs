@@ -17,22 +17,39 @@ pub const A_MAX: u64 = 1 << 36;
 /// Longest ciphertext including the tag, in bytes: C_MAX = 2^36 + 16 (RFC 8452 section 6).
 pub const C_MAX: u64 = (1 << 36) + 16;
 
-/// The per-nonce keys of RFC 8452 section 4.
-#[derive(ZeroizeOnDrop)]
-pub(crate) struct RecordKeys<A: Aes> {
+/// The per-nonce keys of RFC 8452 section 4, as bytes.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct RecordKeyBytes {
     /// message_authentication_key: the POLYVAL key H.
     pub(crate) authentication_key: Block,
-    /// message_encryption_key, raw (for hazmat and tests) and expanded.
-    pub(crate) encryption_key_bytes: [u8; 32],
-    pub(crate) encryption_key: A,
+    /// message_encryption_key; only the first `KEY_LEN` bytes are used.
+    pub(crate) encryption_key: [u8; 32],
 }
 
-impl<A: Aes> Zeroize for RecordKeys<A> {
-    fn zeroize(&mut self) {
-        self.authentication_key.zeroize();
-        self.encryption_key_bytes.zeroize();
-        self.encryption_key.zeroize();
+/// RFC 8452 section 4: encrypt LE32(i) || nonce for i = 0..(2 + KEY_LEN/8) under the
+/// key-generating key and keep the first 8 bytes of each block. The blocks are
+/// independent, so they go to the cipher together.
+///
+/// The byte-level reference: backends may derive in registers instead
+/// ([`Aes::derive_record_keys`]); tests hold both to the RFC's values.
+pub(crate) fn derive_record_key_bytes<A: Aes>(
+    key_generating_key: &A,
+    nonce: &[u8; NONCE_LEN],
+) -> RecordKeyBytes {
+    let n = 2 + A::KEY_LEN / 8;
+    let mut blocks = Zeroizing::new([[0u8; 16]; 6]);
+    for (i, b) in blocks[..n].iter_mut().enumerate() {
+        b[..4].copy_from_slice(&(i as u32).to_le_bytes());
+        b[4..].copy_from_slice(nonce);
     }
+    key_generating_key.encrypt_blocks(&mut blocks[..n]);
+    let mut keys = RecordKeyBytes { authentication_key: [0; 16], encryption_key: [0; 32] };
+    keys.authentication_key[..8].copy_from_slice(&blocks[0][..8]);
+    keys.authentication_key[8..].copy_from_slice(&blocks[1][..8]);
+    for (dst, b) in keys.encryption_key.chunks_exact_mut(8).zip(&blocks[2..n]) {
+        dst.copy_from_slice(&b[..8]);
+    }
+    keys
 }
 
 /// A key-generating key and the mode's steps, each a small named helper.
@@ -46,26 +63,9 @@ impl<A: Aes> GcmSiv<A> {
         GcmSiv { key_generating_key }
     }
 
-    /// RFC 8452 section 4: encrypt LE32(i) || nonce for i = 0..(2 + KEY_LEN/8) and
-    /// keep the first 8 bytes of each block. The blocks are independent, so they
-    /// go to the cipher together.
-    pub(crate) fn derive_record_keys(&self, nonce: &[u8; NONCE_LEN]) -> RecordKeys<A> {
-        let n = 2 + A::KEY_LEN / 8;
-        let mut blocks = Zeroizing::new([[0u8; 16]; 6]);
-        for (i, b) in blocks[..n].iter_mut().enumerate() {
-            b[..4].copy_from_slice(&(i as u32).to_le_bytes());
-            b[4..].copy_from_slice(nonce);
-        }
-        self.key_generating_key.encrypt_blocks(&mut blocks[..n]);
-        let mut authentication_key = [0u8; 16];
-        authentication_key[..8].copy_from_slice(&blocks[0][..8]);
-        authentication_key[8..].copy_from_slice(&blocks[1][..8]);
-        let mut encryption_key_bytes = [0u8; 32];
-        for (dst, b) in encryption_key_bytes.chunks_exact_mut(8).zip(&blocks[2..n]) {
-            dst.copy_from_slice(&b[..8]);
-        }
-        let encryption_key = self.key_generating_key.rekey(&encryption_key_bytes[..A::KEY_LEN]);
-        RecordKeys { authentication_key, encryption_key_bytes, encryption_key }
+    /// The record keys for `nonce` as bytes (hazmat and tests).
+    pub(crate) fn record_key_bytes(&self, nonce: &[u8; NONCE_LEN]) -> RecordKeyBytes {
+        derive_record_key_bytes(&self.key_generating_key, nonce)
     }
 
     /// Seals `buffer` in place and returns the tag.
@@ -76,12 +76,11 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
         check_lengths(aad.len(), buffer.len(), P_MAX, Error::PlaintextTooLong)?;
-        let keys = self.derive_record_keys(nonce);
-        let mut hash = keys.encryption_key.polyval(&keys.authentication_key);
+        let (encryption_key, mut hash) = self.key_generating_key.derive_record_keys(nonce);
         hash.update_padded(aad);
         hash.update_padded(buffer);
-        let tag = finish_tag(&keys.encryption_key, hash, aad.len(), buffer.len(), nonce);
-        keys.encryption_key.ctr32le(&initial_counter(&tag), buffer);
+        let tag = finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
+        encryption_key.ctr32le(&initial_counter(&tag), buffer);
         Ok(tag)
     }
 
@@ -95,14 +94,13 @@ impl<A: Aes> GcmSiv<A> {
         tag: &Block,
     ) -> Result<(), Error> {
         check_lengths(aad.len(), buffer.len(), C_MAX - TAG_LEN as u64, Error::CiphertextTooLong)?;
-        let keys = self.derive_record_keys(nonce);
-        let mut hash = keys.encryption_key.polyval(&keys.authentication_key);
+        let (encryption_key, mut hash) = self.key_generating_key.derive_record_keys(nonce);
         hash.update_padded(aad);
-        keys.encryption_key.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut hash);
-        let expected = finish_tag(&keys.encryption_key, hash, aad.len(), buffer.len(), nonce);
+        encryption_key.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut hash);
+        let expected = finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
         // Whether the tag matched is public (it is the result); which bytes
         // differed is not, hence the constant-time comparison.
-        if bool::from(expected.ct_eq(tag)) {
+        if bool::from(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag))) {
             Ok(())
         } else {
             buffer.zeroize();
@@ -140,7 +138,7 @@ fn finish_tag<A: Aes>(
 ) -> Block {
     hash.update_blocks(&length_block(aad_len, msg_len));
     let mut s = hash.finalize();
-    hash.zeroize();
+    drop(hash);
     for (b, n) in s.iter_mut().zip(nonce) {
         *b ^= n;
     }
@@ -172,21 +170,29 @@ mod tests {
 
     impl<A: Aes> DynSiv for GcmSiv<A> {
         fn record_keys(&self, nonce: &[u8; 12]) -> (Block, [u8; 32]) {
-            let k = self.derive_record_keys(nonce);
-            (k.authentication_key, k.encryption_key_bytes)
+            let k = self.record_key_bytes(nonce);
+            (k.authentication_key, k.encryption_key)
         }
         fn tag(&self, nonce: &[u8; 12], aad: &[u8], msg: &[u8]) -> Block {
-            let k = self.derive_record_keys(nonce);
-            let mut h = k.encryption_key.polyval(&k.authentication_key);
+            // The backend's own derivation, checked against the byte-level one.
+            let (enc, mut h) = self.key_generating_key.derive_record_keys(nonce);
+            let bytes = self.record_key_bytes(nonce);
+            let mut reference = enc.rekey(&bytes.encryption_key[..A::KEY_LEN]);
+            let mut probe = [[0x33u8; 16]; 3];
+            let mut expected = probe;
+            enc.encrypt_blocks(&mut probe);
+            reference.encrypt_blocks(&mut expected);
+            assert_eq!(probe, expected, "backend record encryption key differs");
+            reference.zeroize();
             h.update_padded(aad);
             h.update_padded(msg);
-            finish_tag(&k.encryption_key, h, aad.len(), msg.len(), nonce)
+            finish_tag(&enc, h, aad.len(), msg.len(), nonce)
         }
         fn ctr(&self, nonce: &[u8; 12], counter: &Block, data: &mut [u8]) {
-            self.derive_record_keys(nonce).encryption_key.ctr32le(counter, data);
+            self.key_generating_key.derive_record_keys(nonce).0.ctr32le(counter, data);
         }
         fn encrypt_block(&self, nonce: &[u8; 12], block: &mut Block) {
-            self.derive_record_keys(nonce).encryption_key.encrypt_block(block);
+            self.key_generating_key.derive_record_keys(nonce).0.encrypt_block(block);
         }
     }
 

@@ -48,6 +48,15 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// integer"). The other 96 bits never change.
     fn ctr32le(&self, counter: &Block, data: &mut [u8]);
 
+    /// RFC 8452 section 4 for this key as the key-generating key: the record
+    /// encryption key (on the same backend) and POLYVAL keyed with the record
+    /// authentication key. Backends may override this to keep the derived
+    /// keys in registers; the default goes through the byte-level reference.
+    fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Self::Polyval) {
+        let keys = crate::siv::derive_record_key_bytes(self, nonce);
+        (self.rekey(&keys.encryption_key[..Self::KEY_LEN]), self.polyval(&keys.authentication_key))
+    }
+
     /// Decryption's pass over the ciphertext: CTR on `data` (as [`Aes::ctr32le`])
     /// and POLYVAL over the resulting plaintext, zero-padded to whole blocks.
     ///

@@ -9,17 +9,38 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// Blocks per aggregated step.
 const WIDTH: usize = 8;
 
-/// POLYVAL state: H, its powers (built on first use by a long input), and S.
+/// POLYVAL state: the key H and the accumulator S. Small on purpose: it is
+/// made per message, and long inputs build their table of powers of H on the
+/// stack of the call that needs it.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Polyval {
-    /// `powers[k]` = H^(k+1) in the dot-product sense: dot(H^k, H).
-    powers: [__m128i; WIDTH],
-    /// Low lane: the XOR of the two halves of `powers[k]`, for Karatsuba.
-    powers_xor: [__m128i; WIDTH],
-    powers_ready: bool,
+    h: __m128i,
     s: __m128i,
     #[zeroize(skip)]
     features: Features,
+}
+
+/// H^1..H^8 in the dot-product sense (H^(k+1) = dot(H^k, H)), and for each
+/// the XOR of its halves in the low lane, for Karatsuba.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(super) struct Powers {
+    /// `h[k]` = H^(k+1).
+    h: [__m128i; WIDTH],
+    h_xor: [__m128i; WIDTH],
+}
+
+impl Powers {
+    /// Builds the table in three dependent steps (H^2; H^3, H^4; H^5..H^8)
+    /// rather than seven.
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) fn new(h1: __m128i) -> Self {
+        let h2 = dot(h1, h1);
+        let (h3, h4) = (dot(h2, h1), dot(h2, h2));
+        let (h5, h6, h7, h8) = (dot(h4, h1), dot(h4, h2), dot(h4, h3), dot(h4, h4));
+        let h = [h1, h2, h3, h4, h5, h6, h7, h8];
+        Powers { h, h_xor: h.map(|x| fold_halves(x)) }
+    }
 }
 
 /// An unreduced 256-bit product, as (low, high) 128-bit halves.
@@ -65,52 +86,61 @@ fn fold_halves(a: __m128i) -> __m128i {
     _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a))
 }
 
+/// Inputs at least this long build the table of powers; shorter ones use
+/// Horner's rule, one dependent multiplication per block.
+const AGGREGATE_FROM: usize = 16 * WIDTH;
+
+/// S' = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H) for
+/// n = `x.len()` <= 8: n Karatsuba products summed unreduced, one reduction.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aggregate(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
+    let n = x.len();
+    let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+    for (k, &xk) in x.iter().enumerate() {
+        let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
+        let (h, h_xor) = (powers.h[n - 1 - k], powers.h_xor[n - 1 - k]);
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(a, h));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(a, h));
+        mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(a), h_xor));
+    }
+    mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+    lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    reduce((lo, hi))
+}
+
 impl Polyval {
     pub(crate) fn new(features: Features, h: &Block) -> Self {
-        // SAFETY: 16 readable bytes; SSE2 is part of x86-64.
-        let h = unsafe { _mm_loadu_si128(h.as_ptr().cast()) };
-        // SAFETY: SSE2 is baseline on x86-64.
-        let zero = unsafe { _mm_setzero_si128() };
-        let mut powers = [zero; WIDTH];
-        powers[0] = h;
-        Polyval { powers, powers_xor: [zero; WIDTH], powers_ready: false, s: zero, features }
+        // SAFETY: 16 readable bytes; `features` proves CPU support.
+        unsafe { Self::from_register(features, _mm_loadu_si128(h.as_ptr().cast())) }
     }
 
-    /// Fills H^2..H^8 the first time an input is long enough to use them.
+    /// POLYVAL keyed with `h` (a derived key that never left registers).
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) fn from_register(features: Features, h: __m128i) -> Self {
+        Polyval { h, s: _mm_setzero_si128(), features }
+    }
+
+    /// The key H, for kernels that build their own table.
+    pub(super) fn key(&self) -> __m128i {
+        self.h
+    }
+
+    /// The accumulator, for kernels that absorb blocks themselves.
+    pub(super) fn state_mut(&mut self) -> &mut __m128i {
+        &mut self.s
+    }
+
+    /// S = dot(S ^ x, H): one block by Horner's rule.
     ///
     /// # Safety
     /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn build_powers(&mut self) {
-        let h = self.powers[0];
-        for k in 1..WIDTH {
-            self.powers[k] = dot(self.powers[k - 1], h);
-        }
-        for k in 0..WIDTH {
-            self.powers_xor[k] = fold_halves(self.powers[k]);
-        }
-        self.powers_ready = true;
-    }
-
-    /// S = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H), with one
-    /// reduction; `n` = `x.len()` is at most 8 and the powers must be built.
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) fn aggregate(&mut self, x: &[__m128i]) {
-        let n = x.len();
-        let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
-        for (k, &xk) in x.iter().enumerate() {
-            let a = if k == 0 { _mm_xor_si128(xk, self.s) } else { xk };
-            let h = self.powers[n - 1 - k];
-            lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(a, h));
-            hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(a, h));
-            mid =
-                _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(a), self.powers_xor[n - 1 - k]));
-        }
-        mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-        lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-        hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
-        self.s = reduce((lo, hi));
+    unsafe fn absorb(&mut self, x: __m128i) {
+        self.s = dot(_mm_xor_si128(self.s, x), self.h);
     }
 
     /// # Safety
@@ -119,24 +149,43 @@ impl Polyval {
     unsafe fn update(&mut self, blocks: &[u8]) {
         // SAFETY (all loads below): every chunk is whole 16-byte blocks.
         let load = |b: &[u8]| unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-        if blocks.len() >= 16 * WIDTH && !self.powers_ready {
-            // SAFETY: same features as this function.
-            unsafe { self.build_powers() };
-        }
-        if !self.powers_ready {
-            // Short input: Horner's rule needs no powers.
+        if blocks.len() < AGGREGATE_FROM {
             for b in blocks.chunks_exact(16) {
-                self.s = dot(_mm_xor_si128(self.s, load(b)), self.powers[0]);
+                // SAFETY: same features.
+                unsafe { self.absorb(load(b)) };
             }
             return;
         }
+        let powers = Powers::new(self.h);
         for chunk in blocks.chunks(16 * WIDTH) {
             let mut x = [_mm_setzero_si128(); WIDTH];
             let n = chunk.len() / 16;
             for (k, b) in chunk.chunks_exact(16).enumerate() {
                 x[k] = load(b);
             }
-            self.aggregate(&x[..n]);
+            self.s = aggregate(self.s, &x[..n], &powers);
+        }
+    }
+
+    /// Absorbs `data`, the final partial block zero-padded in a register.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    unsafe fn update_padded_blocks(&mut self, data: &[u8]) {
+        let whole = data.len() - data.len() % 16;
+        // SAFETY: same features; the slice is whole blocks.
+        unsafe { self.update(&data[..whole]) };
+        let rest = &data[whole..];
+        if !rest.is_empty() {
+            let mut last = [_mm_setzero_si128()];
+            // SAFETY: `last` is 16 bytes and `rest` is shorter.
+            unsafe {
+                core::ptr::copy_nonoverlapping(rest.as_ptr(), last.as_mut_ptr().cast::<u8>(), rest.len())
+            };
+            // SAFETY: same features.
+            unsafe { self.absorb(last[0]) };
+            last.zeroize();
         }
     }
 }
@@ -147,6 +196,11 @@ impl crate::backend::Polyval for Polyval {
         // SAFETY: a Polyval holds the Features proof of CPU support; the trait
         // contract gives whole blocks.
         unsafe { self.update(blocks) }
+    }
+
+    fn update_padded(&mut self, data: &[u8]) {
+        // SAFETY: a Polyval holds the Features proof of CPU support.
+        unsafe { self.update_padded_blocks(data) }
     }
 
     fn finalize(&self) -> Block {
