@@ -3,38 +3,11 @@
 
 use crate::Error;
 use crate::backend::{Backend, soft};
+use crate::dispatch::{Dispatch, dispatch, hw};
 use crate::siv::{GcmSiv, NONCE_LEN, TAG_LEN};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
-
-/// A key schedule on the backend chosen at construction.
-#[derive(Clone)]
-pub(crate) enum Dispatch<P: crate::backend::Aes, H: crate::backend::Aes> {
-    Portable(GcmSiv<P>),
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    Hardware(GcmSiv<H>),
-}
-
-/// Runs `$body` with `$core` bound to the active backend's mode object.
-macro_rules! dispatch {
-    ($self:expr, $core:ident => $body:expr) => {
-        match &$self.inner {
-            Dispatch::Portable($core) => $body,
-            Dispatch::Hardware($core) => $body,
-        }
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-use crate::backend::x86_64 as hw;
-
-/// Stand-in hardware types where no hardware backend exists: never constructed.
-#[cfg(not(target_arch = "x86_64"))]
-mod hw {
-    pub(crate) type Aes128 = crate::backend::soft::Aes128;
-    pub(crate) type Aes256 = crate::backend::soft::Aes256;
-}
 
 macro_rules! gcm_siv_type {
     ($name:ident, $key_len:literal, $aes:ident, $bits:literal) => {
@@ -56,7 +29,7 @@ macro_rules! gcm_siv_type {
         /// ```
         #[derive(Clone)]
         pub struct $name {
-            inner: Dispatch<soft::$aes, hw::$aes>,
+            inner: Dispatch<GcmSiv<soft::$aes>, GcmSiv<hw::$aes>>,
         }
 
         impl $name {
@@ -89,26 +62,17 @@ macro_rules! gcm_siv_type {
             /// A cipher on a chosen backend; [`Error::BackendUnavailable`] if the CPU
             /// lacks it. Mostly for tests and benchmarks.
             pub fn with_backend(key: &[u8; $key_len], backend: Backend) -> Result<Self, Error> {
-                let backend = backend.if_supported().ok_or(Error::BackendUnavailable)?;
-                let inner = match backend {
-                    Backend::Portable => Dispatch::Portable(GcmSiv::new(soft::$aes::new(key))),
-                    #[cfg(target_arch = "x86_64")]
-                    Backend::AesNiClmul => {
-                        let features = hw::Features::detect().ok_or(Error::BackendUnavailable)?;
-                        Dispatch::Hardware(GcmSiv::new(hw::$aes::new(features, key)))
-                    }
-                    #[allow(unreachable_patterns)]
-                    _ => return Err(Error::BackendUnavailable),
-                };
+                let inner = Dispatch::build(
+                    backend,
+                    || GcmSiv::new(soft::$aes::new(key)),
+                    |features| GcmSiv::new(hw::$aes::new(features, key)),
+                )?;
                 Ok($name { inner })
             }
 
             /// The backend this key runs on.
             pub fn backend(&self) -> Backend {
-                match self.inner {
-                    Dispatch::Portable(_) => Backend::Portable,
-                    Dispatch::Hardware(_) => Backend::AesNiClmul,
-                }
+                self.inner.backend()
             }
 
             /// Encrypts `plaintext`, returning ciphertext || 16-byte tag.

@@ -25,6 +25,14 @@ pub enum Error {
         /// Bytes given.
         actual: usize,
     },
+    /// A tag length the algorithm does not allow, or a received tag of another
+    /// length than the key was made for.
+    InvalidTagLength {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes given.
+        actual: usize,
+    },
     /// The plaintext is longer than the algorithm allows for one message.
     PlaintextTooLong,
     /// The associated data is longer than the algorithm allows.
@@ -55,6 +63,9 @@ impl fmt::Display for Error {
             }
             Error::InvalidNonceLength { expected, actual } => {
                 write!(f, "invalid nonce length: expected {expected} bytes, got {actual}")
+            }
+            Error::InvalidTagLength { expected, actual } => {
+                write!(f, "invalid tag length: expected {expected} bytes, got {actual}")
             }
             Error::PlaintextTooLong => f.write_str("plaintext too long for one message"),
             Error::AadTooLong => f.write_str("associated data too long"),

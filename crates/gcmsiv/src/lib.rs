@@ -26,6 +26,16 @@
 //! assert_eq!(cipher.decrypt(&nonce, b"associated data", &tampered), Err(gcmsiv::Error::Authentication));
 //! ```
 //!
+//! # AES-GCM too
+//!
+//! [`Aes128Gcm`] and [`Aes256Gcm`] (and GMAC: [`Aes128Gmac`], [`Aes256Gmac`]) implement
+//! NIST SP 800-38D from the same building blocks, with the same API shape. Use
+//! them to interoperate with existing GCM data. For anything new, prefer
+//! GCM-SIV: with GCM a repeated nonce is a break, with GCM-SIV it reveals only
+//! equality of messages. GCM takes nonces of any length (12 bytes is the fast
+//! path) and tags of 12 to 16 bytes (4 and 8 through a constructor named as the
+//! hazard it is).
+//!
 //! # Backends
 //!
 //! Each key picks its backend once, when it is made ([`Backend::select`]):
@@ -59,15 +69,20 @@ extern crate std;
 
 #[cfg(feature = "aead")]
 mod aead_traits;
+mod aes_gcm;
 mod aes_gcm_siv;
 mod backend;
+mod dispatch;
 mod error;
+mod gcm;
 pub mod hazmat;
 mod siv;
 
+pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
 pub use backend::Backend;
 pub use error::Error;
+pub use gcm::{GCM_A_MAX, GCM_FAST_IV_LEN, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX};
 pub use siv::{A_MAX, C_MAX, NONCE_LEN, P_MAX, TAG_LEN};
 
 /// The README's Rust examples, compiled and run as doc tests.

@@ -48,6 +48,25 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// integer"). The other 96 bits never change.
     fn ctr32le(&self, counter: &Block, data: &mut [u8]);
 
+    /// XORs `data` with the keystream of SP 800-38D's GCTR: counter_0 =
+    /// `counter`, and inc32 increments the last 32 bits, read big-endian,
+    /// modulo 2^32.
+    fn ctr32be(&self, counter: &Block, data: &mut [u8]);
+
+    /// GCM encryption's pass: CTR (as [`Aes::ctr32be`]), then GHASH of the
+    /// ciphertext through `hash` (see [`Polyval::update_padded_reversed`]).
+    /// Backends that stitch the two override this.
+    fn ctr32be_then_ghash(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
+        self.ctr32be(counter, data);
+        hash.update_padded_reversed(data);
+    }
+
+    /// GCM decryption's pass: GHASH of the ciphertext, then CTR.
+    fn ghash_then_ctr32be(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
+        hash.update_padded_reversed(data);
+        self.ctr32be(counter, data);
+    }
+
     /// RFC 8452 section 4 for this key as the key-generating key: the record
     /// encryption key (on the same backend) and POLYVAL keyed with the record
     /// authentication key. Backends may override this to keep the derived
@@ -87,8 +106,31 @@ pub(crate) trait Polyval: Zeroize {
         }
     }
 
+    /// Absorbs `data` as GHASH would see it: each (zero-padded) block is
+    /// byte-reversed before it enters POLYVAL. With the key mulX(ByteReverse(H)),
+    /// the byte-reversed result is GHASH (RFC 8452 Appendix A).
+    fn update_padded_reversed(&mut self, data: &[u8]) {
+        let mut block = [0u8; 16];
+        for chunk in data.chunks(16) {
+            block = [0u8; 16];
+            block[..chunk.len()].copy_from_slice(chunk);
+            block.reverse();
+            self.update_blocks(&block);
+        }
+        block.zeroize();
+    }
+
     /// The current accumulator S_j.
     fn finalize(&self) -> Block;
+}
+
+/// `counter` advanced by `n` blocks under GCM's inc32 (the last 32 bits,
+/// big-endian, modulo 2^32).
+pub(crate) fn counter_add_be32(counter: &Block, n: u32) -> Block {
+    let mut c = *counter;
+    let low = u32::from_be_bytes(c[12..].try_into().unwrap()).wrapping_add(n);
+    c[12..].copy_from_slice(&low.to_be_bytes());
+    c
 }
 
 /// The backends this build knows; which of them a key uses is decided once.

@@ -199,3 +199,51 @@ impl Siv {
 pub fn pattern(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8).collect()
 }
+
+/// The AES-GCM ciphers of both key sizes behind one interface.
+#[allow(clippy::large_enum_variant)]
+pub enum Gcm {
+    A128(gcmsiv::Aes128Gcm),
+    A256(gcmsiv::Aes256Gcm),
+}
+
+impl Gcm {
+    pub fn new(key: &[u8], tag_len: usize, backend: Backend) -> Self {
+        match key.len() {
+            16 => {
+                Gcm::A128(gcmsiv::Aes128Gcm::with_backend(key.try_into().unwrap(), tag_len, backend).unwrap())
+            }
+            32 => {
+                Gcm::A256(gcmsiv::Aes256Gcm::with_backend(key.try_into().unwrap(), tag_len, backend).unwrap())
+            }
+            n => panic!("key length {n}"),
+        }
+    }
+
+    pub fn encrypt(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, gcmsiv::Error> {
+        match self {
+            Gcm::A128(c) => c.encrypt(nonce, aad, pt),
+            Gcm::A256(c) => c.encrypt(nonce, aad, pt),
+        }
+    }
+
+    pub fn decrypt(&self, nonce: &[u8], aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, gcmsiv::Error> {
+        match self {
+            Gcm::A128(c) => c.decrypt(nonce, aad, ct),
+            Gcm::A256(c) => c.decrypt(nonce, aad, ct),
+        }
+    }
+
+    pub fn decrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), gcmsiv::Error> {
+        match self {
+            Gcm::A128(c) => c.decrypt_in_place_detached(nonce, aad, buf, tag),
+            Gcm::A256(c) => c.decrypt_in_place_detached(nonce, aad, buf, tag),
+        }
+    }
+}

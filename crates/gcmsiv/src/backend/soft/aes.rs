@@ -264,8 +264,17 @@ impl<const NR: usize> Schedule<NR> {
         }
     }
 
-    fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
-        let ctr0 = u32::from_le_bytes(counter[..4].try_into().unwrap());
+    /// CTR with a 32-bit counter at bytes `at..at + 4`, read with `read` and
+    /// written with `write` (little-endian for GCM-SIV, big-endian for GCM).
+    fn ctr32(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+        at: usize,
+        read: fn([u8; 4]) -> u32,
+        write: fn(u32) -> [u8; 4],
+    ) {
+        let ctr0 = read(counter[at..at + 4].try_into().unwrap());
         let mut block_index = 0u32;
         let mut ks = [[0u8; 16]; 4];
         for chunk in data.chunks_mut(64) {
@@ -273,7 +282,7 @@ impl<const NR: usize> Schedule<NR> {
             for (k, b) in ks[..n].iter_mut().enumerate() {
                 *b = *counter;
                 let c = ctr0.wrapping_add(block_index.wrapping_add(k as u32));
-                b[..4].copy_from_slice(&c.to_le_bytes());
+                b[at..at + 4].copy_from_slice(&write(c));
             }
             self.encrypt_blocks(&mut ks[..n]);
             for (d, k) in chunk.iter_mut().zip(ks.iter().flatten()) {
@@ -311,7 +320,10 @@ macro_rules! portable_aes {
                 self.0.encrypt_blocks(blocks)
             }
             fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
-                self.0.ctr32le(counter, data)
+                self.0.ctr32(counter, data, 0, u32::from_le_bytes, u32::to_le_bytes)
+            }
+            fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
+                self.0.ctr32(counter, data, 12, u32::from_be_bytes, u32::to_be_bytes)
             }
         }
     };

@@ -179,24 +179,32 @@ impl<const NR: usize> Schedule<NR> {
         debug_assert!(rest.is_empty());
     }
 
-    /// CTR over `data`; `each_chunk` sees every whole 8-block chunk of output
-    /// while it is still in registers (the partial tail is not passed).
+    /// CTR over `data` with a 32-bit counter: little-endian in the first four
+    /// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
+    /// `each_chunk(input, output)` sees every whole 8-block chunk while it is
+    /// still in registers; the partial tail is not passed to it.
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn ctr32le_chunks(
+    fn ctr32_chunks<const BE: bool>(
         &self,
         counter: &Block,
         data: &mut [u8],
-        mut each_chunk: impl FnMut(&[__m128i; WIDTH]),
+        mut each_chunk: impl FnMut(&[__m128i; WIDTH], &[__m128i; WIDTH]),
     ) {
         // SAFETY: 16 readable bytes.
-        let ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
-        // Lane 0 is the little-endian 32-bit counter; `add_epi32` wraps it
-        // modulo 2^32 and leaves the other 96 bits alone.
+        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+        // Byte-reversed, GCM's big-endian counter becomes lane 0, little-endian.
+        let reverse = byte_reverse_mask();
+        if BE {
+            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
+        }
+        // `add_epi32` on lane 0 wraps the counter modulo 2^32 and leaves the
+        // other 96 bits alone.
         let mut next = 0i32;
         let mut counters = || {
             let b: [__m128i; WIDTH] = core::array::from_fn(|k| {
-                _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0))
+                let c = _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0));
+                if BE { _mm_shuffle_epi8(c, reverse) } else { c }
             });
             next = next.wrapping_add(WIDTH as i32);
             b
@@ -205,15 +213,17 @@ impl<const NR: usize> Schedule<NR> {
         for chunk in &mut chunks {
             let mut ks = counters();
             self.encrypt_n(&mut ks);
-            for (k, x) in ks.iter_mut().enumerate() {
+            let mut input = [_mm_setzero_si128(); WIDTH];
+            for (k, (x, i)) in ks.iter_mut().zip(input.iter_mut()).enumerate() {
                 let p = chunk[16 * k..].as_mut_ptr().cast::<__m128i>();
                 // SAFETY: the chunk holds 16 * WIDTH bytes, so p..p+16 is in bounds.
                 unsafe {
-                    *x = _mm_xor_si128(_mm_loadu_si128(p), *x);
+                    *i = _mm_loadu_si128(p);
+                    *x = _mm_xor_si128(*i, *x);
                     _mm_storeu_si128(p, *x);
                 }
             }
-            each_chunk(&ks);
+            each_chunk(&input, &ks);
         }
         let tail = chunks.into_remainder();
         if !tail.is_empty() {
@@ -251,13 +261,6 @@ impl<const NR: usize> Schedule<NR> {
         }
     }
 
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
-        self.ctr32le_chunks(counter, data, |_| {});
-    }
-
     /// Decryption in one pass: each 8-block chunk is decrypted and its
     /// plaintext hashed while still in registers. The AES rounds of one chunk
     /// and the carry-less products of the previous one are independent, so the
@@ -269,15 +272,57 @@ impl<const NR: usize> Schedule<NR> {
     unsafe fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
         let whole = data.len() - data.len() % (16 * WIDTH);
         if whole == 0 {
-            // SAFETY: same features.
-            unsafe { self.ctr32le(counter, data) };
+            self.ctr32_chunks::<false>(counter, data, |_, _| {});
         } else {
             let powers = Powers::new(hash.key());
             let s = hash.state_mut();
-            self.ctr32le_chunks(counter, data, |plaintext| *s = aggregate(*s, plaintext, &powers));
+            self.ctr32_chunks::<false>(counter, data, |_, plaintext| *s = aggregate(*s, plaintext, &powers));
         }
         crate::backend::Polyval::update_padded(hash, &data[whole..]);
     }
+
+    /// GCM in one pass: GHASH (POLYVAL of byte-reversed blocks) over the
+    /// ciphertext of each chunk while it is in registers: the output when
+    /// encrypting, the input when decrypting. The tail's ciphertext is hashed
+    /// before or after its CTR to match.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    unsafe fn ctr32be_ghash<const DECRYPT: bool>(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+        hash: &mut Polyval,
+    ) {
+        let whole = data.len() - data.len() % (16 * WIDTH);
+        let (body, tail) = data.split_at_mut(whole);
+        if whole > 0 {
+            let powers = Powers::new(hash.key());
+            let reverse = byte_reverse_mask();
+            let s = hash.state_mut();
+            self.ctr32_chunks::<true>(counter, body, |input, output| {
+                let ciphertext = if DECRYPT { input } else { output };
+                let x = ciphertext.map(|b| _mm_shuffle_epi8(b, reverse));
+                *s = aggregate(*s, &x, &powers);
+            });
+        }
+        let tail_counter = crate::backend::counter_add_be32(counter, (whole / 16) as u32);
+        if DECRYPT {
+            crate::backend::Polyval::update_padded_reversed(hash, tail);
+        }
+        self.ctr32_chunks::<true>(&tail_counter, tail, |_, _| {});
+        if !DECRYPT {
+            crate::backend::Polyval::update_padded_reversed(hash, tail);
+        }
+    }
+}
+
+/// The `pshufb` mask that reverses the 16 bytes of a block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn byte_reverse_mask() -> __m128i {
+    _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 }
 
 macro_rules! aesni_aes {
@@ -325,7 +370,19 @@ macro_rules! aesni_aes {
             }
             fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.ctr32le(counter, data) }
+                unsafe { self.0.ctr32_chunks::<false>(counter, data, |_, _| {}) }
+            }
+            fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
+                // SAFETY: a schedule holds the Features proof of CPU support.
+                unsafe { self.0.ctr32_chunks::<true>(counter, data, |_, _| {}) }
+            }
+            fn ctr32be_then_ghash(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
+                // SAFETY: a schedule holds the Features proof of CPU support.
+                unsafe { self.0.ctr32be_ghash::<false>(counter, data, hash) }
+            }
+            fn ghash_then_ctr32be(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
+                // SAFETY: a schedule holds the Features proof of CPU support.
+                unsafe { self.0.ctr32be_ghash::<true>(counter, data, hash) }
             }
             fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.

@@ -3,6 +3,7 @@
 
 use super::super::Block;
 use super::Features;
+use super::aesni::byte_reverse_mask;
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -146,9 +147,13 @@ impl Polyval {
     /// # Safety
     /// The CPU must support the enabled features; `blocks.len()` % 16 == 0.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn update(&mut self, blocks: &[u8]) {
-        // SAFETY (all loads below): every chunk is whole 16-byte blocks.
-        let load = |b: &[u8]| unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+    unsafe fn update<const REVERSED: bool>(&mut self, blocks: &[u8]) {
+        let reverse = byte_reverse_mask();
+        let load = |b: &[u8]| {
+            // SAFETY: every chunk is whole 16-byte blocks.
+            let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+            if REVERSED { _mm_shuffle_epi8(x, reverse) } else { x }
+        };
         if blocks.len() < AGGREGATE_FROM {
             for b in blocks.chunks_exact(16) {
                 // SAFETY: same features.
@@ -167,15 +172,16 @@ impl Polyval {
         }
     }
 
-    /// Absorbs `data`, the final partial block zero-padded in a register.
+    /// Absorbs `data`, the final partial block zero-padded in a register; with
+    /// `REVERSED`, every block byte-reversed first (GHASH's order).
     ///
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn update_padded_blocks(&mut self, data: &[u8]) {
+    unsafe fn update_padded_blocks<const REVERSED: bool>(&mut self, data: &[u8]) {
         let whole = data.len() - data.len() % 16;
         // SAFETY: same features; the slice is whole blocks.
-        unsafe { self.update(&data[..whole]) };
+        unsafe { self.update::<REVERSED>(&data[..whole]) };
         let rest = &data[whole..];
         if !rest.is_empty() {
             let mut last = [_mm_setzero_si128()];
@@ -183,6 +189,9 @@ impl Polyval {
             unsafe {
                 core::ptr::copy_nonoverlapping(rest.as_ptr(), last.as_mut_ptr().cast::<u8>(), rest.len())
             };
+            if REVERSED {
+                last[0] = _mm_shuffle_epi8(last[0], byte_reverse_mask());
+            }
             // SAFETY: same features.
             unsafe { self.absorb(last[0]) };
             last.zeroize();
@@ -195,12 +204,17 @@ impl crate::backend::Polyval for Polyval {
         debug_assert_eq!(blocks.len() % 16, 0);
         // SAFETY: a Polyval holds the Features proof of CPU support; the trait
         // contract gives whole blocks.
-        unsafe { self.update(blocks) }
+        unsafe { self.update::<false>(blocks) }
     }
 
     fn update_padded(&mut self, data: &[u8]) {
         // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks(data) }
+        unsafe { self.update_padded_blocks::<false>(data) }
+    }
+
+    fn update_padded_reversed(&mut self, data: &[u8]) {
+        // SAFETY: a Polyval holds the Features proof of CPU support.
+        unsafe { self.update_padded_blocks::<true>(data) }
     }
 
     fn finalize(&self) -> Block {

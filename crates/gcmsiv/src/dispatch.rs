@@ -1,0 +1,67 @@
+//! The one place a key's backend is matched on: each public type holds a
+//! [`Dispatch`] of its mode object, built once when the key is made.
+
+/// A mode object on the portable backend or on the hardware one.
+#[derive(Clone)]
+pub(crate) enum Dispatch<P, H> {
+    Portable(P),
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Hardware(H),
+}
+
+/// Runs `$body` with `$core` bound to the active backend's mode object.
+macro_rules! dispatch {
+    ($self:expr, $core:ident => $body:expr) => {
+        match &$self.inner {
+            $crate::dispatch::Dispatch::Portable($core) => $body,
+            $crate::dispatch::Dispatch::Hardware($core) => $body,
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// The hardware backend's types.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use crate::backend::x86_64 as hw;
+
+/// Stand-in hardware types where no hardware backend exists: never constructed.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) mod hw {
+    pub(crate) type Aes128 = crate::backend::soft::Aes128;
+    pub(crate) type Aes256 = crate::backend::soft::Aes256;
+}
+
+impl<P, H> Dispatch<P, H> {
+    /// Builds the mode object for `backend`, or fails if the CPU lacks it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    pub(crate) fn build(
+        backend: crate::Backend,
+        portable: impl FnOnce() -> P,
+        hardware: impl FnOnce(HardwareProof) -> H,
+    ) -> Result<Self, crate::Error> {
+        match backend.if_supported().ok_or(crate::Error::BackendUnavailable)? {
+            crate::Backend::Portable => Ok(Dispatch::Portable(portable())),
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::AesNiClmul => {
+                let features = hw::Features::detect().ok_or(crate::Error::BackendUnavailable)?;
+                Ok(Dispatch::Hardware(hardware(features)))
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(crate::Error::BackendUnavailable),
+        }
+    }
+
+    /// The backend this object runs on.
+    pub(crate) fn backend(&self) -> crate::Backend {
+        match self {
+            Dispatch::Portable(_) => crate::Backend::Portable,
+            Dispatch::Hardware(_) => crate::Backend::AesNiClmul,
+        }
+    }
+}
+
+/// What a hardware constructor receives: proof the CPU has the features.
+#[cfg(target_arch = "x86_64")]
+pub(crate) type HardwareProof = hw::Features;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) type HardwareProof = core::convert::Infallible;
