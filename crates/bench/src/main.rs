@@ -7,8 +7,7 @@
 //!
 //! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run).
 
-use std::hint::black_box;
-
+mod limits;
 mod peers;
 
 use peers::{Impl, Op};
@@ -86,48 +85,66 @@ fn main() {
 
     for &key_bits in &key_sizes {
         for op in [Op::Seal, Op::Open] {
-            let mut impls = peers::gcm_siv(key_bits);
-            let names: Vec<&str> = impls.iter().map(|i| i.name()).collect();
-            println!("\n## AES-{key_bits}-GCM-SIV {op:?}");
-            print!("| bytes |");
-            for n in &names {
-                print!(" {n} c/B |");
-            }
-            println!(" ours GB/s |{}", names[1..].iter().map(|n| format!(" vs {n} |")).collect::<String>());
-            println!("|{}", "---|".repeat(names.len() * 2 + 1));
-            let mut per_size = Vec::new();
-            for &size in &sizes {
-                let r = if size >= 1 << 20 { rounds.min(15) } else { rounds };
-                let cpb = measure(&mut impls, op, size, r);
-                print!("| {size} |");
-                for c in &cpb {
-                    print!(" {c:.2} |");
-                }
-                print!(" {:.2} |", ghz / cpb[0]);
-                for c in &cpb[1..] {
-                    print!(" {:.2}x |", c / cpb[0]);
-                }
-                println!();
-                per_size.push((size, cpb));
-            }
-            // IPI: byte-weighted mean of cycles per byte over the packet mix.
-            let mut ipi = vec![0.0; names.len()];
-            for &(size, weight) in IPI_MIX {
-                let cpb = measure(&mut impls, op, size, rounds);
-                for (acc, c) in ipi.iter_mut().zip(cpb) {
-                    *acc += weight * c;
-                }
-            }
-            print!("| IPI |");
-            for c in &ipi {
-                print!(" {c:.2} |");
-            }
-            print!(" {:.2} |", ghz / ipi[0]);
-            for c in &ipi[1..] {
-                print!(" {:.2}x |", c / ipi[0]);
-            }
-            println!();
-            black_box(per_size);
+            let title = format!("AES-{key_bits}-GCM-SIV {op:?}");
+            table(&title, &mut peers::gcm_siv(key_bits), op, &sizes, rounds, ghz);
         }
     }
+    for &key_bits in &key_sizes {
+        for op in [Op::Seal, Op::Open] {
+            let title = format!("AES-{key_bits}-GCM {op:?}");
+            table(&title, &mut peers::gcm(key_bits), op, &sizes, rounds, ghz);
+        }
+    }
+    println!("\n## GCM-SIV / GCM on our code (c/B ratio; the paper: seal pays a second pass, open ~1.0)");
+    println!("| key | op | 1024 | 8192 | 16384 |\n|---|---|---|---|---|");
+    for &key_bits in &key_sizes {
+        for op in [Op::Seal, Op::Open] {
+            let mut impls = peers::ours_siv_and_gcm(key_bits);
+            print!("| AES-{key_bits} | {op:?} |");
+            for size in [1024, 8192, 16384] {
+                let cpb = measure(&mut impls, op, size, rounds);
+                print!(" {:.2} |", cpb[0] / cpb[1]);
+            }
+            println!();
+        }
+    }
+    limits::print(ghz);
+}
+
+/// One table: each size's median c/B per implementation, our GB/s, ratios,
+/// and the Internet Performance Index row.
+fn table(title: &str, impls: &mut [Box<dyn Impl>], op: Op, sizes: &[usize], rounds: usize, ghz: f64) {
+    let names: Vec<&str> = impls.iter().map(|i| i.name()).collect();
+    println!("\n## {title}");
+    print!("| bytes |");
+    for n in &names {
+        print!(" {n} c/B |");
+    }
+    println!(" ours GB/s |{}", names[1..].iter().map(|n| format!(" vs {n} |")).collect::<String>());
+    println!("|{}", "---|".repeat(names.len() * 2 + 1));
+    let row = |label: String, cpb: &[f64]| {
+        print!("| {label} |");
+        for c in cpb {
+            print!(" {c:.2} |");
+        }
+        print!(" {:.2} |", ghz / cpb[0]);
+        for c in &cpb[1..] {
+            print!(" {:.2}x |", c / cpb[0]);
+        }
+        println!();
+    };
+    for &size in sizes {
+        let r = if size >= 1 << 20 { rounds.min(15) } else { rounds };
+        let cpb = measure(impls, op, size, r);
+        row(size.to_string(), &cpb);
+    }
+    // IPI: byte-weighted mean of cycles per byte over the packet mix.
+    let mut ipi = vec![0.0; names.len()];
+    for &(size, weight) in IPI_MIX {
+        let cpb = measure(impls, op, size, rounds);
+        for (acc, c) in ipi.iter_mut().zip(cpb) {
+            *acc += weight * c;
+        }
+    }
+    row("IPI".to_string(), &ipi);
 }

@@ -133,6 +133,71 @@ harness!(RustCrypto, "aes-gcm-siv", RcKey,
     }
 );
 
+pub enum OursGcmKey {
+    A128(gcmsiv::Aes128Gcm),
+    A256(gcmsiv::Aes256Gcm),
+}
+
+harness!(OursGcm, "gcmsiv", OursGcmKey,
+    |k, buf| seal {
+        let tag = match k {
+            OursGcmKey::A128(c) => c.encrypt_in_place_detached(&NONCE, b"", buf).unwrap(),
+            OursGcmKey::A256(c) => c.encrypt_in_place_detached(&NONCE, b"", buf).unwrap(),
+        };
+        <[u8; 16]>::try_from(tag.as_bytes()).unwrap()
+    },
+    |k, sealed| open {
+        let (buf, tag) = split(sealed);
+        match k {
+            OursGcmKey::A128(c) => c.decrypt_in_place_detached(&NONCE, b"", buf, tag).is_ok(),
+            OursGcmKey::A256(c) => c.decrypt_in_place_detached(&NONCE, b"", buf, tag).is_ok(),
+        }
+    }
+);
+
+harness!(Ring, "ring", ring::aead::LessSafeKey,
+    |k, buf| seal {
+        let nonce = ring::aead::Nonce::assume_unique_for_key(NONCE);
+        let tag = k.seal_in_place_separate_tag(nonce, ring::aead::Aad::empty(), buf).unwrap();
+        <[u8; 16]>::try_from(tag.as_ref()).unwrap()
+    },
+    |k, sealed| open {
+        let nonce = ring::aead::Nonce::assume_unique_for_key(NONCE);
+        k.open_in_place(nonce, ring::aead::Aad::empty(), sealed).is_ok()
+    }
+);
+
+/// The AES-GCM implementations for one key size, ours first.
+pub fn gcm(key_bits: usize) -> Vec<Box<dyn Impl>> {
+    let key = [0x42u8; 32];
+    let k = &key[..key_bits / 8];
+    let ours = match key_bits {
+        128 => OursGcmKey::A128(gcmsiv::Aes128Gcm::new_from_slice(k).unwrap()),
+        _ => OursGcmKey::A256(gcmsiv::Aes256Gcm::new_from_slice(k).unwrap()),
+    };
+    let (aws_alg, ring_alg) = match key_bits {
+        128 => (&aws_lc_rs::aead::AES_128_GCM, &ring::aead::AES_128_GCM),
+        _ => (&aws_lc_rs::aead::AES_256_GCM, &ring::aead::AES_256_GCM),
+    };
+    let aws = aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, k).unwrap());
+    let ring = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(ring_alg, k).unwrap());
+    vec![
+        Box::new(OursGcm { key: ours, bufs: Buffers::default() }),
+        Box::new(AwsLc { key: aws, bufs: Buffers::default() }),
+        Box::new(Ring { key: ring, bufs: Buffers::default() }),
+    ]
+}
+
+/// Our GCM-SIV and our GCM, for the GCM-SIV paper's ratios.
+pub fn ours_siv_and_gcm(key_bits: usize) -> Vec<Box<dyn Impl>> {
+    let mut v = gcm_siv(key_bits);
+    v.truncate(1);
+    let mut g = gcm(key_bits);
+    g.truncate(1);
+    v.extend(g);
+    v
+}
+
 /// The GCM-SIV implementations for one key size, ours first.
 pub fn gcm_siv(key_bits: usize) -> Vec<Box<dyn Impl>> {
     let key = [0x42u8; 32];

@@ -1,0 +1,129 @@
+//! What this CPU can do at best: minimal loops with no API around them, to
+//! tell how close the real code comes.
+//!
+//! - AES: 8 independent blocks in flight (AES-128, 10 rounds; AES-256, 14).
+//! - POLYVAL: 8 blocks per step, Karatsuba, one reduction (our hazmat kernel).
+//! - CTR + POLYVAL: both in one loop, as decryption needs them.
+
+use core::arch::x86_64::*;
+
+const BYTES: usize = 16 * 1024;
+
+fn tsc() -> u64 {
+    // SAFETY: RDTSC exists on every x86-64 CPU and touches no memory.
+    unsafe { _rdtsc() }
+}
+
+/// Median cycles per byte of `f` over `BYTES`.
+fn cpb(mut f: impl FnMut()) -> f64 {
+    let mut v: Vec<f64> = (0..41)
+        .map(|_| {
+            let t = tsc();
+            for _ in 0..4 {
+                f();
+            }
+            (tsc() - t) as f64 / (4 * BYTES) as f64
+        })
+        .collect();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// # Safety
+/// The CPU must have AES-NI.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn aes_x8(rounds: usize, data: &mut [u8]) {
+    let keys: [__m128i; 15] = core::array::from_fn(|i| _mm_set1_epi32(i as i32 * 0x01010101));
+    for chunk in data.chunks_exact_mut(128) {
+        let mut b: [__m128i; 8] = core::array::from_fn(|i| _mm_set1_epi32(i as i32));
+        for x in b.iter_mut() {
+            *x = _mm_xor_si128(*x, keys[0]);
+        }
+        for k in &keys[1..rounds] {
+            for x in b.iter_mut() {
+                *x = _mm_aesenc_si128(*x, *k);
+            }
+        }
+        for (i, x) in b.iter().enumerate() {
+            let p = chunk[16 * i..].as_mut_ptr().cast::<__m128i>();
+            // SAFETY: 16 bytes inside the chunk.
+            unsafe {
+                _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), _mm_aesenclast_si128(*x, keys[rounds])))
+            };
+        }
+    }
+}
+
+/// # Safety
+/// The CPU must have AES-NI and PCLMULQDQ.
+#[target_feature(enable = "aes,pclmulqdq,sse2")]
+unsafe fn ctr_polyval(rounds: usize, data: &mut [u8]) -> __m128i {
+    let keys: [__m128i; 15] = core::array::from_fn(|i| _mm_set1_epi32(i as i32 * 0x01010101));
+    let h: [__m128i; 8] = core::array::from_fn(|i| _mm_set1_epi32(0x1234567 * (i as i32 + 1)));
+    let hx: [__m128i; 8] = h.map(|x| _mm_xor_si128(x, _mm_shuffle_epi32::<0x4e>(x)));
+    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
+    let mut s = _mm_setzero_si128();
+    for chunk in data.chunks_exact_mut(128) {
+        let mut b: [__m128i; 8] = core::array::from_fn(|i| _mm_set1_epi32(i as i32));
+        for x in b.iter_mut() {
+            *x = _mm_xor_si128(*x, keys[0]);
+        }
+        for k in &keys[1..rounds] {
+            for x in b.iter_mut() {
+                *x = _mm_aesenc_si128(*x, *k);
+            }
+        }
+        let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+        for (i, x) in b.iter().enumerate() {
+            let p = chunk[16 * i..].as_mut_ptr().cast::<__m128i>();
+            // SAFETY: 16 bytes inside the chunk.
+            let pt = unsafe { _mm_xor_si128(_mm_loadu_si128(p), _mm_aesenclast_si128(*x, keys[rounds])) };
+            // SAFETY: as above.
+            unsafe { _mm_storeu_si128(p, pt) };
+            let a = if i == 0 { _mm_xor_si128(pt, s) } else { pt };
+            lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(a, h[7 - i]));
+            hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(a, h[7 - i]));
+            let ax = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
+            mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(ax, hx[7 - i]));
+        }
+        mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+        lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+        hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+        for _ in 0..2 {
+            lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), _mm_clmulepi64_si128::<0x00>(lo, poly));
+        }
+        s = _mm_xor_si128(hi, lo);
+    }
+    s
+}
+
+pub fn print(ghz: f64) {
+    if !(std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("pclmulqdq")) {
+        return;
+    }
+    let mut data = vec![0u8; BYTES];
+    println!("\n## Limits of this CPU (16 KiB, c/B; GB/s at {ghz:.2} GHz)");
+    println!("| kernel | c/B | GB/s |\n|---|---|---|");
+    let line = |name: &str, c: f64| println!("| {name} | {c:.3} | {:.2} |", ghz / c);
+    // SAFETY: feature presence checked above.
+    line("AES-128 x8 (CTR keystream)", cpb(|| unsafe { aes_x8(10, &mut data) }));
+    // SAFETY: as above.
+    line("AES-256 x8 (CTR keystream)", cpb(|| unsafe { aes_x8(14, &mut data) }));
+    let mut p = gcmsiv::hazmat::Polyval::new(&[7; 16]);
+    line("POLYVAL x8 Karatsuba (ours)", cpb(|| p.update_padded(&data)));
+    std::hint::black_box(p.finalize());
+    // SAFETY: as above.
+    line(
+        "CTR + POLYVAL interleaved, AES-128",
+        cpb(|| {
+            std::hint::black_box(unsafe { ctr_polyval(10, &mut data) });
+        }),
+    );
+    // SAFETY: as above.
+    line(
+        "CTR + POLYVAL interleaved, AES-256",
+        cpb(|| {
+            std::hint::black_box(unsafe { ctr_polyval(14, &mut data) });
+        }),
+    );
+}
