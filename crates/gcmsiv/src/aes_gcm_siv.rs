@@ -122,6 +122,29 @@ macro_rules! gcm_siv_type {
                 dispatch!(self, core => core.open_in_place(nonce, aad, buffer, tag))
             }
 
+            /// Seals many independent messages in one call, each in place with its
+            /// own nonce and associated data, writing each item's tag.
+            ///
+            /// Faster than one call per message for short messages: the per-nonce
+            /// set-up (record keys, key expansion, tag, first counter block) of
+            /// several messages runs interleaved. Any misuse (an input over the
+            /// limits) is reported before any item is touched. See [`BatchItem`].
+            pub fn encrypt_batch(&self, items: &mut [crate::BatchItem<'_>]) -> Result<(), Error> {
+                dispatch!(self, core => core.seal_batch(items))
+            }
+
+            /// Opens many independent messages in one call. `results[i]` is
+            /// `Ok(())` if item `i` was authentic, else [`Error::Authentication`]
+            /// and its buffer is zeroed; one bad message does not affect the others.
+            /// `results` needs at least `items.len()` entries.
+            pub fn decrypt_batch(
+                &self,
+                items: &mut [crate::BatchItem<'_>],
+                results: &mut [Result<(), Error>],
+            ) -> Result<(), Error> {
+                dispatch!(self, core => core.open_batch(items, results))
+            }
+
             /// Writes ciphertext || tag into `out`, which needs `plaintext.len() + 16`
             /// bytes, and returns the number of bytes written.
             pub fn encrypt_into(

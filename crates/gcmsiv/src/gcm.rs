@@ -112,12 +112,7 @@ impl<A: Aes> Gcm<A> {
         // Compare the first tag_len bytes (a public length) in constant time.
         let mask = u128::MAX >> (8 * (16 - self.tag_len));
         let diff = (u128::from_le_bytes(expected) ^ u128::from_le_bytes(received)) & mask;
-        if bool::from(diff.ct_eq(&0)) {
-            Ok(())
-        } else {
-            buffer.zeroize();
-            Err(Error::Authentication)
-        }
+        crate::verify::release(diff.ct_eq(&0), buffer)
     }
 
     /// S = GHASH(A || C || [len(A)]_64 || [len(C)]_64); T = E(J0) ^ S.

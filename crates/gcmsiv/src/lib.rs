@@ -72,15 +72,18 @@ mod aead_traits;
 mod aes_gcm;
 mod aes_gcm_siv;
 mod backend;
+mod batch;
 mod dispatch;
 mod error;
 mod gcm;
 pub mod hazmat;
 mod siv;
+mod verify;
 
 pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
 pub use backend::Backend;
+pub use batch::BatchItem;
 pub use error::Error;
 pub use gcm::{GCM_A_MAX, GCM_FAST_IV_LEN, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX};
 pub use siv::{A_MAX, C_MAX, NONCE_LEN, P_MAX, TAG_LEN};

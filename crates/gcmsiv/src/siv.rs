@@ -63,6 +63,10 @@ impl<A: Aes> GcmSiv<A> {
         GcmSiv { key_generating_key }
     }
 
+    pub(crate) fn key_generating_key(&self) -> &A {
+        &self.key_generating_key
+    }
+
     /// The record keys for `nonce` as bytes (hazmat and tests).
     pub(crate) fn record_key_bytes(&self, nonce: &[u8; NONCE_LEN]) -> RecordKeyBytes {
         derive_record_key_bytes(&self.key_generating_key, nonce)
@@ -98,19 +102,12 @@ impl<A: Aes> GcmSiv<A> {
         hash.update_padded(aad);
         encryption_key.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut hash);
         let expected = finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
-        // Whether the tag matched is public (it is the result); which bytes
-        // differed is not, hence the constant-time comparison.
-        if bool::from(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag))) {
-            Ok(())
-        } else {
-            buffer.zeroize();
-            Err(Error::Authentication)
-        }
+        crate::verify::release(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag)), buffer)
     }
 }
 
 /// RFC 8452 section 6 limits, checked before any work.
-fn check_lengths(aad_len: usize, msg_len: usize, msg_max: u64, too_long: Error) -> Result<(), Error> {
+pub(crate) fn check_lengths(aad_len: usize, msg_len: usize, msg_max: u64, too_long: Error) -> Result<(), Error> {
     if aad_len as u64 > A_MAX {
         return Err(Error::AadTooLong);
     }
@@ -137,13 +134,18 @@ fn finish_tag<A: Aes>(
     nonce: &[u8; NONCE_LEN],
 ) -> Block {
     hash.update_blocks(&length_block(aad_len, msg_len));
-    let mut s = hash.finalize();
+    let mut s = tag_input(hash.finalize(), nonce);
     drop(hash);
+    encryption_key.encrypt_block(&mut s);
+    s
+}
+
+/// The block the tag encrypts: S_s ^ nonce, top bit cleared.
+pub(crate) fn tag_input(mut s: Block, nonce: &[u8; NONCE_LEN]) -> Block {
     for (b, n) in s.iter_mut().zip(nonce) {
         *b ^= n;
     }
     s[15] &= 0x7f;
-    encryption_key.encrypt_block(&mut s);
     s
 }
 

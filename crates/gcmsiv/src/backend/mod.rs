@@ -15,6 +15,10 @@ use zeroize::Zeroize;
 /// One 16-byte AES block / POLYVAL field element, in the byte order of the spec.
 pub(crate) type Block = [u8; 16];
 
+/// Messages whose per-message set-up a batch interleaves: enough independent
+/// chains of AES rounds and carry-less multiplies to keep both units busy.
+pub(crate) const LANES: usize = 4;
+
 /// An expanded AES key schedule (AES-128 or AES-256) on one backend.
 ///
 /// Implementations are constant-time with respect to the key and the data.
@@ -76,6 +80,26 @@ pub(crate) trait Aes: Sized + Zeroize {
         (self.rekey(&keys.encryption_key[..Self::KEY_LEN]), self.polyval(&keys.authentication_key))
     }
 
+    /// [`Aes::derive_record_keys`] for [`LANES`] nonces at once. Backends
+    /// override this to keep all the derivations' AES rounds in flight together.
+    fn derive_record_keys_lanes(&self, nonces: [&[u8; 12]; LANES]) -> [(Self, Self::Polyval); LANES] {
+        nonces.map(|n| self.derive_record_keys(n))
+    }
+
+    /// Encrypts `blocks[i]` under `keys[i]` (a batch's tags).
+    fn encrypt_block_lanes(keys: [&Self; LANES], blocks: &mut [Block; LANES]) {
+        for (k, b) in keys.into_iter().zip(blocks) {
+            k.encrypt_block(b);
+        }
+    }
+
+    /// [`Aes::ctr32le`] of `data[i]` under `keys[i]` from `counters[i]`.
+    fn ctr32le_lanes(keys: [&Self; LANES], counters: &[Block; LANES], data: [&mut [u8]; LANES]) {
+        for ((k, c), d) in keys.into_iter().zip(counters).zip(data) {
+            k.ctr32le(c, d);
+        }
+    }
+
     /// Decryption's pass over the ciphertext: CTR on `data` (as [`Aes::ctr32le`])
     /// and POLYVAL over the resulting plaintext, zero-padded to whole blocks.
     ///
@@ -118,6 +142,17 @@ pub(crate) trait Polyval: Zeroize {
             self.update_blocks(&block);
         }
         block.zeroize();
+    }
+
+    /// [`Polyval::update_padded`] of `data[i]` into `hashes[i]`, for a batch.
+    /// Backends override this to interleave the lanes' multiplications.
+    fn update_padded_lanes(hashes: [&mut Self; LANES], data: [&[u8]; LANES])
+    where
+        Self: Sized,
+    {
+        for (h, d) in hashes.into_iter().zip(data) {
+            h.update_padded(d);
+        }
     }
 
     /// The current accumulator S_j.

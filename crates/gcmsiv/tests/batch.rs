@@ -1,0 +1,116 @@
+//! Batches give exactly what one call per message gives, on every backend.
+
+mod common;
+
+use common::{backends, pattern};
+use gcmsiv::{Aes128GcmSiv, Aes256GcmSiv, Backend, BatchItem, Error};
+use proptest::prelude::*;
+
+/// One cipher of either key size, for batch tests.
+#[allow(clippy::large_enum_variant)]
+enum Cipher {
+    A128(Aes128GcmSiv),
+    A256(Aes256GcmSiv),
+}
+
+impl Cipher {
+    fn new(key: &[u8], backend: Backend) -> Self {
+        match key.len() {
+            16 => Cipher::A128(Aes128GcmSiv::with_backend(key.try_into().unwrap(), backend).unwrap()),
+            _ => Cipher::A256(Aes256GcmSiv::with_backend(key.try_into().unwrap(), backend).unwrap()),
+        }
+    }
+    fn seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        match self {
+            Cipher::A128(c) => c.encrypt_in_place_detached(nonce, aad, buf).unwrap(),
+            Cipher::A256(c) => c.encrypt_in_place_detached(nonce, aad, buf).unwrap(),
+        }
+    }
+    fn seal_batch(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error> {
+        match self {
+            Cipher::A128(c) => c.encrypt_batch(items),
+            Cipher::A256(c) => c.encrypt_batch(items),
+        }
+    }
+    fn open_batch(&self, items: &mut [BatchItem<'_>], results: &mut [Result<(), Error>]) -> Result<(), Error> {
+        match self {
+            Cipher::A128(c) => c.decrypt_batch(items, results),
+            Cipher::A256(c) => c.decrypt_batch(items, results),
+        }
+    }
+}
+
+/// Seals `lens.len()` messages in one batch and one by one, and checks they
+/// agree; then opens the batch with the items in `tamper` corrupted.
+fn check(key: &[u8], lens: &[(usize, usize)], tamper: &[usize]) {
+    for backend in backends() {
+        let c = Cipher::new(key, backend);
+        let nonces: Vec<[u8; 12]> = (0..lens.len()).map(|i| pattern(12, i as u8).try_into().unwrap()).collect();
+        let aads: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &(a, _))| pattern(a, 100 + i as u8)).collect();
+        let plain: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &(_, m))| pattern(m, 200 + i as u8)).collect();
+        let expected: Vec<(Vec<u8>, [u8; 16])> = (0..lens.len())
+            .map(|i| {
+                let mut b = plain[i].clone();
+                let t = c.seal(&nonces[i], &aads[i], &mut b);
+                (b, t)
+            })
+            .collect();
+        let mut bufs = plain.clone();
+        let mut items: Vec<BatchItem> =
+            (0..lens.len()).zip(bufs.iter_mut()).map(|(i, b)| BatchItem::new(&nonces[i], &aads[i], b)).collect();
+        c.seal_batch(&mut items).unwrap();
+        for (i, it) in items.iter().enumerate() {
+            assert_eq!((it.buffer.to_vec(), it.tag), expected[i], "{backend:?} item {i} of {lens:?}");
+        }
+        for &t in tamper {
+            items[t].tag[t % 16] ^= 1;
+        }
+        let mut results = vec![Ok(()); items.len()];
+        c.open_batch(&mut items, &mut results).unwrap();
+        for (i, it) in items.iter().enumerate() {
+            if tamper.contains(&i) {
+                assert_eq!(results[i], Err(Error::Authentication));
+                assert!(it.buffer.iter().all(|&b| b == 0), "failed item {i} wiped");
+            } else {
+                assert_eq!(results[i], Ok(()), "{backend:?} item {i}");
+                assert_eq!(it.buffer, plain[i].as_slice());
+            }
+        }
+    }
+}
+
+#[test]
+fn batches_match_single_calls() {
+    let short: Vec<(usize, usize)> = (0..13).map(|i| (i % 3 * 7, [0, 1, 15, 16, 17, 31, 32, 33, 64, 100, 200, 256, 255][i])).collect();
+    check(&[1; 16], &short, &[]);
+    check(&[2; 32], &short, &[0, 5, 12]);
+    // Long items mixed in take the one-message path inside the batch.
+    check(&[3; 16], &[(0, 16), (300, 16), (0, 257), (16, 5000), (1, 1), (0, 0)], &[3]);
+    check(&[4; 32], &[], &[]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #[test]
+    fn random_batches(
+        key in prop_oneof![prop::collection::vec(any::<u8>(), 16), prop::collection::vec(any::<u8>(), 32)],
+        lens in prop::collection::vec((0usize..80, 0usize..300), 0..19),
+        tamper in prop::collection::vec(0usize..19, 0..4),
+    ) {
+        let mut tamper: Vec<usize> = tamper.into_iter().filter(|&t| t < lens.len()).collect();
+        tamper.sort_unstable();
+        tamper.dedup();
+        check(&key, &lens, &tamper);
+    }
+}
+
+#[test]
+fn misuse_is_reported_before_any_work() {
+    let c = Aes128GcmSiv::new(&[0; 16]);
+    let mut a = [1u8; 4];
+    let mut b = [2u8; 4];
+    let mut items = [BatchItem::new(&[0; 12], b"", &mut a), BatchItem::new(&[1; 12], b"", &mut b)];
+    let mut results = [Ok(())];
+    assert_eq!(c.decrypt_batch(&mut items, &mut results), Err(Error::BufferTooSmall { needed: 2, actual: 1 }));
+    assert_eq!(items[0].buffer, &[1u8; 4], "nothing touched");
+}
