@@ -7,6 +7,7 @@
 //!
 //! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run).
 
+mod batch;
 mod limits;
 mod peers;
 
@@ -18,7 +19,7 @@ const SIZES: &[usize] = &[16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 819
 /// Internet Performance Index (GCM paper): byte-weighted packet mix.
 const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
 
-fn tsc() -> u64 {
+pub(crate) fn tsc() -> u64 {
     // SAFETY: RDTSC exists on every x86-64 CPU; it reads a counter and touches no memory.
     unsafe { core::arch::x86_64::_rdtsc() }
 }
@@ -88,6 +89,12 @@ fn main() {
             let title = format!("AES-{key_bits}-GCM-SIV {op:?}");
             table(&title, &mut peers::gcm_siv(key_bits), op, &sizes, rounds, ghz);
         }
+    }
+    for &key_bits in &key_sizes {
+        batch::print(key_bits, rounds);
+    }
+    if args.iter().any(|a| a == "--batch-only") {
+        return;
     }
     for &key_bits in &key_sizes {
         for op in [Op::Seal, Op::Open] {

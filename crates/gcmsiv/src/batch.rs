@@ -118,8 +118,8 @@ impl<A: Aes> GcmSiv<A> {
 
     /// RFC 8452 section 4 for LANES messages with their steps interleaved.
     fn seal_lanes(&self, g: &mut [BatchItem<'_>; LANES]) {
-        let keys = self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
-        let (encryption_keys, mut hashes) = split_keys(keys);
+        let (encryption_keys, mut hashes) =
+            self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
         let tags = self.tags_lanes(&encryption_keys, &mut hashes, g.each_ref().map(|it| &*it.buffer), g);
         let counters = tags.map(|t| initial_counter(&t));
         A::ctr32le_lanes(encryption_keys.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
@@ -129,8 +129,8 @@ impl<A: Aes> GcmSiv<A> {
     }
 
     fn open_lanes(&self, g: &mut [BatchItem<'_>; LANES], results: &mut [Result<(), Error>]) {
-        let keys = self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
-        let (encryption_keys, mut hashes) = split_keys(keys);
+        let (encryption_keys, mut hashes) =
+            self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
         let counters = g.each_ref().map(|it| initial_counter(&it.tag));
         A::ctr32le_lanes(encryption_keys.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
         let expected = self.tags_lanes(&encryption_keys, &mut hashes, g.each_ref().map(|it| &*it.buffer), g);
@@ -156,11 +156,4 @@ impl<A: Aes> GcmSiv<A> {
         A::encrypt_block_lanes(encryption_keys.each_ref(), &mut blocks);
         blocks
     }
-}
-
-fn split_keys<A: Aes>(keys: [(A, A::Polyval); LANES]) -> ([A; LANES], [A::Polyval; LANES]) {
-    let mut it = keys.into_iter();
-    let pairs: [(A, A::Polyval); LANES] = core::array::from_fn(|_| it.next().expect("internal error: lane count"));
-    let [(a0, p0), (a1, p1), (a2, p2), (a3, p3)] = pairs;
-    ([a0, a1, a2, a3], [p0, p1, p2, p3])
 }

@@ -82,8 +82,9 @@ pub(crate) trait Aes: Sized + Zeroize {
 
     /// [`Aes::derive_record_keys`] for [`LANES`] nonces at once. Backends
     /// override this to keep all the derivations' AES rounds in flight together.
-    fn derive_record_keys_lanes(&self, nonces: [&[u8; 12]; LANES]) -> [(Self, Self::Polyval); LANES] {
-        nonces.map(|n| self.derive_record_keys(n))
+    fn derive_record_keys_lanes(&self, nonces: [&[u8; 12]; LANES]) -> ([Self; LANES], [Self::Polyval; LANES]) {
+        let [a, b, c, d] = nonces.map(|n| self.derive_record_keys(n));
+        ([a.0, b.0, c.0, d.0], [a.1, b.1, c.1, d.1])
     }
 
     /// Encrypts `blocks[i]` under `keys[i]` (a batch's tags).

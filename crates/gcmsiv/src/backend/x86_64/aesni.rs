@@ -4,6 +4,7 @@
 use super::super::Block;
 use super::clmul::{Powers, aggregate};
 use super::{Features, Polyval};
+use crate::backend::LANES;
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -13,16 +14,16 @@ const WIDTH: usize = 8;
 /// An expanded key: round keys 0..=NR (unused tail entries stay zero).
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Schedule<const NR: usize> {
-    rk: [__m128i; 15],
+    pub(super) rk: [__m128i; 15],
     #[zeroize(skip)]
-    features: Features,
+    pub(super) features: Features,
 }
 
 /// XORs the three left shifts of `k` by 4, 8 and 12 bytes into `k`: the running
 /// XOR of the previous round key's words in FIPS 197 KeyExpansion.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn prefix_xor(mut k: __m128i) -> __m128i {
+pub(super) fn prefix_xor(mut k: __m128i) -> __m128i {
     k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
     k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
     _mm_xor_si128(k, _mm_slli_si128::<4>(k))
@@ -34,7 +35,7 @@ fn prefix_xor(mut k: __m128i) -> __m128i {
 /// on current cores.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn sub_rot_word(k: __m128i, rcon: i32) -> __m128i {
+pub(super) fn sub_rot_word(k: __m128i, rcon: i32) -> __m128i {
     let rotate_broadcast = _mm_setr_epi8(13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12);
     _mm_aesenclast_si128(_mm_shuffle_epi8(k, rotate_broadcast), _mm_set1_epi32(rcon))
 }
@@ -42,18 +43,18 @@ fn sub_rot_word(k: __m128i, rcon: i32) -> __m128i {
 /// SubWord(word 3 of `k`) in all four words (no rotation, no Rcon).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn sub_word(k: __m128i) -> __m128i {
+pub(super) fn sub_word(k: __m128i) -> __m128i {
     let broadcast = _mm_setr_epi8(12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15);
     _mm_aesenclast_si128(_mm_shuffle_epi8(k, broadcast), _mm_setzero_si128())
 }
 
 /// FIPS 197 Rcon values for the rounds that use one.
-const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+pub(super) const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
 /// AES-128 KeyExpansion of the key in `k`.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn expand128(mut k: __m128i) -> [__m128i; 15] {
+pub(super) fn expand128(mut k: __m128i) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = k;
     for (i, &rcon) in RCON.iter().enumerate() {
@@ -66,7 +67,7 @@ fn expand128(mut k: __m128i) -> [__m128i; 15] {
 /// AES-256 KeyExpansion of the key in `k0` || `k1`.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn expand256(mut k0: __m128i, mut k1: __m128i) -> [__m128i; 15] {
+pub(super) fn expand256(mut k0: __m128i, mut k1: __m128i) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = k0;
     rk[1] = k1;
@@ -97,7 +98,7 @@ unsafe fn load(bytes: &[u8]) -> __m128i {
 /// The blocks LE32(i) || nonce of RFC 8452 section 4's key derivation.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn derivation_blocks<const N: usize>(nonce: &[u8; 12]) -> [__m128i; N] {
+pub(super) fn derivation_blocks<const N: usize>(nonce: &[u8; 12]) -> [__m128i; N] {
     let mut b = [0u8; 16];
     b[4..].copy_from_slice(nonce);
     // SAFETY: b is 16 bytes.
@@ -328,14 +329,13 @@ pub(super) fn byte_reverse_mask() -> __m128i {
 macro_rules! aesni_aes {
     ($name:ident, $key_len:literal, $nr:literal, $expand:ident, $doc:literal) => {
         #[doc = $doc]
-        #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-        pub(crate) struct $name(pub(super) Schedule<$nr>);
+        pub(crate) type $name = Schedule<$nr>;
 
-        impl $name {
+        impl Schedule<$nr> {
             pub(crate) fn new(features: Features, key: &[u8; $key_len]) -> Self {
                 // SAFETY: `features` proves CPU support; the key has $key_len bytes.
                 let rk = unsafe { $expand(key) };
-                $name(Schedule { rk, features })
+                Schedule { rk, features }
             }
         }
 
@@ -359,39 +359,50 @@ macro_rules! aesni_aes {
 
             fn rekey(&self, key: &[u8]) -> Self {
                 let key: &[u8; $key_len] = key.try_into().expect("internal error: record key length");
-                $name::new(self.0.features, key)
+                Self::new(self.features, key)
             }
             fn polyval(&self, h: &Block) -> Polyval {
-                Polyval::new(self.0.features, h)
+                Polyval::new(self.features, h)
             }
             fn encrypt_blocks(&self, blocks: &mut [Block]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.encrypt_blocks(blocks) }
+                unsafe { self.encrypt_blocks(blocks) }
             }
             fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.ctr32_chunks::<false>(counter, data, |_, _| {}) }
+                unsafe { self.ctr32_chunks::<false>(counter, data, |_, _| {}) }
             }
             fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.ctr32_chunks::<true>(counter, data, |_, _| {}) }
+                unsafe { self.ctr32_chunks::<true>(counter, data, |_, _| {}) }
             }
             fn ctr32be_then_ghash(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.ctr32be_ghash::<false>(counter, data, hash) }
+                unsafe { self.ctr32be_ghash::<false>(counter, data, hash) }
             }
             fn ghash_then_ctr32be(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.ctr32be_ghash::<true>(counter, data, hash) }
+                unsafe { self.ctr32be_ghash::<true>(counter, data, hash) }
             }
             fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.0.ctr32le_then_polyval(counter, data, hash) }
+                unsafe { self.ctr32le_then_polyval(counter, data, hash) }
             }
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                let (schedule, hash) = unsafe { self.0.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) };
-                ($name(schedule), hash)
+                unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) }
+            }
+            fn derive_record_keys_lanes(&self, nonces: [&[u8; 12]; LANES]) -> ([Self; LANES], [Polyval; LANES]) {
+                // SAFETY: a schedule holds the Features proof of CPU support.
+                unsafe { self.derive_lanes::<{ 2 + $key_len / 8 }, $nr>(nonces) }
+            }
+            fn encrypt_block_lanes(keys: [&Self; LANES], blocks: &mut [Block; LANES]) {
+                // SAFETY: every schedule holds the Features proof of CPU support.
+                unsafe { Self::encrypt_block_lanes_tf(keys, blocks) }
+            }
+            fn ctr32le_lanes(keys: [&Self; LANES], counters: &[Block; LANES], data: [&mut [u8]; LANES]) {
+                // SAFETY: every schedule holds the Features proof of CPU support.
+                unsafe { Self::ctr32le_lanes_tf(keys, counters, data) }
             }
         }
     };

@@ -15,8 +15,8 @@ const WIDTH: usize = 8;
 /// stack of the call that needs it.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Polyval {
-    h: __m128i,
-    s: __m128i,
+    pub(super) h: __m128i,
+    pub(super) s: __m128i,
     #[zeroize(skip)]
     features: Features,
 }
@@ -76,7 +76,7 @@ fn reduce((mut lo, hi): Wide) -> __m128i {
 /// dot(a, b) = a * b * x^-128 (RFC 8452 section 3).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn dot(a: __m128i, b: __m128i) -> __m128i {
+pub(super) fn dot(a: __m128i, b: __m128i) -> __m128i {
     reduce(clmul128(a, b))
 }
 
@@ -210,6 +210,11 @@ impl crate::backend::Polyval for Polyval {
     fn update_padded(&mut self, data: &[u8]) {
         // SAFETY: a Polyval holds the Features proof of CPU support.
         unsafe { self.update_padded_blocks::<false>(data) }
+    }
+
+    fn update_padded_lanes(hashes: [&mut Self; crate::backend::LANES], data: [&[u8]; crate::backend::LANES]) {
+        // SAFETY: every Polyval holds the Features proof of CPU support.
+        unsafe { super::lanes::polyval_lanes(hashes, data) }
     }
 
     fn update_padded_reversed(&mut self, data: &[u8]) {

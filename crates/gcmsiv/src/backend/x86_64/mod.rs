@@ -8,6 +8,7 @@
 
 mod aesni;
 mod clmul;
+mod lanes;
 
 pub(crate) use aesni::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
