@@ -148,10 +148,9 @@ impl<A: Aes> GcmSiv<A> {
         messages: [&[u8]; LANES],
         g: &[BatchItem<'_>; LANES],
     ) -> [Block; LANES] {
-        A::Polyval::update_padded_lanes(hashes.each_mut(), g.each_ref().map(|it| it.aad));
-        A::Polyval::update_padded_lanes(hashes.each_mut(), messages);
         let lengths: [Block; LANES] = core::array::from_fn(|i| length_block(g[i].aad.len(), messages[i].len()));
-        A::Polyval::update_padded_lanes(hashes.each_mut(), lengths.each_ref().map(|b| &b[..]));
+        let inputs: [[&[u8]; 3]; LANES] = core::array::from_fn(|i| [g[i].aad, messages[i], &lengths[i][..]]);
+        A::Polyval::update_padded_lanes(hashes.each_mut(), inputs);
         let mut blocks: [Block; LANES] = core::array::from_fn(|i| tag_input(hashes[i].finalize(), g[i].nonce));
         A::encrypt_block_lanes(encryption_keys.each_ref(), &mut blocks);
         blocks

@@ -141,12 +141,10 @@ fn finish_tag<A: Aes>(
 }
 
 /// The block the tag encrypts: S_s ^ nonce, top bit cleared.
-pub(crate) fn tag_input(mut s: Block, nonce: &[u8; NONCE_LEN]) -> Block {
-    for (b, n) in s.iter_mut().zip(nonce) {
-        *b ^= n;
-    }
-    s[15] &= 0x7f;
-    s
+pub(crate) fn tag_input(s: Block, nonce: &[u8; NONCE_LEN]) -> Block {
+    let mut n = [0u8; 16];
+    n[..NONCE_LEN].copy_from_slice(nonce);
+    ((u128::from_le_bytes(s) ^ u128::from_le_bytes(n)) & !(1 << 127)).to_le_bytes()
 }
 
 /// The first counter block: the tag with its top bit set.

@@ -145,14 +145,17 @@ pub(crate) trait Polyval: Zeroize {
         block.zeroize();
     }
 
-    /// [`Polyval::update_padded`] of `data[i]` into `hashes[i]`, for a batch.
-    /// Backends override this to interleave the lanes' multiplications.
-    fn update_padded_lanes(hashes: [&mut Self; LANES], data: [&[u8]; LANES])
+    /// For each lane, [`Polyval::update_padded`] of each of its `S` segments
+    /// in order, for a batch. Backends override this to interleave the lanes'
+    /// multiplications.
+    fn update_padded_lanes<const S: usize>(hashes: [&mut Self; LANES], data: [[&[u8]; S]; LANES])
     where
         Self: Sized,
     {
-        for (h, d) in hashes.into_iter().zip(data) {
-            h.update_padded(d);
+        for (h, segments) in hashes.into_iter().zip(data) {
+            for d in segments {
+                h.update_padded(d);
+            }
         }
     }
 

@@ -19,14 +19,14 @@ pub(crate) struct Schedule<const NR: usize> {
     pub(super) features: Features,
 }
 
-/// XORs the three left shifts of `k` by 4, 8 and 12 bytes into `k`: the running
-/// XOR of the previous round key's words in FIPS 197 KeyExpansion.
+/// The running XOR of the previous round key's words, (w0, w0^w1, w0^w1^w2,
+/// w0^w1^w2^w3), as FIPS 197 KeyExpansion chains them: a prefix sum by
+/// doubling, in two shift-and-XOR steps.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn prefix_xor(mut k: __m128i) -> __m128i {
     k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    _mm_xor_si128(k, _mm_slli_si128::<4>(k))
+    _mm_xor_si128(k, _mm_slli_si128::<8>(k))
 }
 
 /// SubWord(RotWord(word 3 of `k`)) ^ `rcon` in all four words: the word is

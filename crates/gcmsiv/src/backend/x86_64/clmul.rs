@@ -212,7 +212,10 @@ impl crate::backend::Polyval for Polyval {
         unsafe { self.update_padded_blocks::<false>(data) }
     }
 
-    fn update_padded_lanes(hashes: [&mut Self; crate::backend::LANES], data: [&[u8]; crate::backend::LANES]) {
+    fn update_padded_lanes<const S: usize>(
+        hashes: [&mut Self; crate::backend::LANES],
+        data: [[&[u8]; S]; crate::backend::LANES],
+    ) {
         // SAFETY: every Polyval holds the Features proof of CPU support.
         unsafe { super::lanes::polyval_lanes(hashes, data) }
     }

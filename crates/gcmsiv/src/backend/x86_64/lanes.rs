@@ -62,7 +62,12 @@ impl<const NR: usize> Schedule<NR> {
         nonces: [&[u8; 12]; LANES],
     ) -> ([Schedule<M>; LANES], [Polyval; LANES]) {
         let mut b: [[__m128i; NB]; LANES] = nonces.map(|n| derivation_blocks::<NB>(n));
-        Self::encrypt_lanes([self; LANES], &mut b);
+        // Two lanes at a time: 8 (or 12) blocks cover the AES latency, and
+        // more would spill registers every round.
+        for pair in b.chunks_exact_mut(2) {
+            let pair: &mut [[__m128i; NB]; 2] = pair.try_into().expect("internal error: lane pair");
+            Self::encrypt_lanes([self; 2], pair);
+        }
         let pair = |l: &[__m128i; NB], i: usize| _mm_unpacklo_epi64(l[i], l[i + 1]);
         let features = self.features;
         // The round keys are written straight into the schedules returned.
@@ -142,12 +147,21 @@ impl<const NR: usize> Schedule<NR> {
                         for (j, chunk) in d[start..end].chunks_mut(16).enumerate() {
                             // SAFETY: same features.
                             let p = _mm_xor_si128(unsafe { load_padded(chunk) }, ks[j]);
-                            let mut out = [p];
-                            // SAFETY: `out` holds 16 bytes; the chunk at most 16.
-                            unsafe {
-                                core::ptr::copy_nonoverlapping(out.as_ptr().cast::<u8>(), chunk.as_mut_ptr(), chunk.len())
-                            };
-                            out.zeroize();
+                            if chunk.len() == 16 {
+                                // SAFETY: 16 writable bytes.
+                                unsafe { _mm_storeu_si128(chunk.as_mut_ptr().cast(), p) };
+                            } else {
+                                let mut out = [p];
+                                // SAFETY: `out` holds 16 bytes; the chunk is shorter.
+                                unsafe {
+                                    core::ptr::copy_nonoverlapping(
+                                        out.as_ptr().cast::<u8>(),
+                                        chunk.as_mut_ptr(),
+                                        chunk.len(),
+                                    )
+                                };
+                                out.zeroize();
+                            }
                         }
                     }
                     x.zeroize();
@@ -164,22 +178,24 @@ impl<const NR: usize> Schedule<NR> {
     }
 }
 
-/// [`Polyval::update_padded`] of each lane's data into its hash, by Horner's
-/// rule with the lanes' multiplications interleaved block by block.
+/// For each lane, [`Polyval::update_padded`] of its segments in order, by
+/// Horner's rule with the lanes' multiplications interleaved block by block.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) unsafe fn polyval_lanes(hashes: [&mut Polyval; LANES], data: [&[u8]; LANES]) {
-    let most = data.iter().map(|d| d.len().div_ceil(16)).max().unwrap_or(0);
+pub(super) unsafe fn polyval_lanes<const S: usize>(hashes: [&mut Polyval; LANES], data: [[&[u8]; S]; LANES]) {
     let mut s: [__m128i; LANES] = core::array::from_fn(|l| hashes[l].s);
     let h: [__m128i; LANES] = core::array::from_fn(|l| hashes[l].h);
-    for j in 0..most {
-        for l in 0..LANES {
-            if let Some(chunk) = data[l].get(16 * j..(16 * j + 16).min(data[l].len())) {
-                if !chunk.is_empty() {
-                    // SAFETY: same features.
-                    s[l] = dot(_mm_xor_si128(s[l], unsafe { load_padded(chunk) }), h[l]);
+    for seg in 0..S {
+        let most = data.iter().map(|d| d[seg].len().div_ceil(16)).max().unwrap_or(0);
+        for j in 0..most {
+            for l in 0..LANES {
+                let d = data[l][seg];
+                if 16 * j < d.len() {
+                    // SAFETY: same features; the chunk is within `d`.
+                    let x = unsafe { load_padded(&d[16 * j..d.len().min(16 * j + 16)]) };
+                    s[l] = dot(_mm_xor_si128(s[l], x), h[l]);
                 }
             }
         }
