@@ -9,6 +9,7 @@
 
 mod batch;
 mod limits;
+mod parallel;
 mod peers;
 
 use peers::{Impl, Op};
@@ -93,6 +94,7 @@ fn main() {
     for &key_bits in &key_sizes {
         batch::print(key_bits, rounds);
     }
+    parallel::print(ghz, rounds);
     if args.iter().any(|a| a == "--batch-only") {
         return;
     }

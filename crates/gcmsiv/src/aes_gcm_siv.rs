@@ -30,6 +30,9 @@ macro_rules! gcm_siv_type {
         #[derive(Clone)]
         pub struct $name {
             inner: Dispatch<GcmSiv<soft::$aes>, GcmSiv<hw::$aes>>,
+            /// Messages of at least this many bytes are processed on all cores.
+            #[cfg(feature = "parallel")]
+            parallel_threshold: Option<usize>,
         }
 
         impl $name {
@@ -67,7 +70,38 @@ macro_rules! gcm_siv_type {
                     || GcmSiv::new(soft::$aes::new(key)),
                     |features| GcmSiv::new(hw::$aes::new(features, key)),
                 )?;
-                Ok($name { inner })
+                Ok($name {
+                    inner,
+                    #[cfg(feature = "parallel")]
+                    parallel_threshold: Some(crate::parallel::DEFAULT_PARALLEL_THRESHOLD),
+                })
+            }
+
+            /// Sets the size from which one message is sealed and opened on all
+            /// cores (rayon's global pool); `None` keeps every message on the
+            /// calling thread. The default is
+            #[doc = concat!("[`", stringify!($name), "::DEFAULT_PARALLEL_THRESHOLD`] (512 KiB).")]
+            /// The output is identical either way.
+            ///
+            /// ```
+            #[doc = concat!("let cipher = gcmsiv::", stringify!($name), "::new(&[1; ", $key_len, "]).with_parallel_threshold(Some(1 << 20));")]
+            /// let big = vec![0u8; 2 << 20];
+            /// let sealed = cipher.encrypt(&[0; 12], b"", &big).unwrap(); // uses every core
+            /// assert_eq!(cipher.decrypt(&[0; 12], b"", &sealed).unwrap(), big);
+            /// ```
+            #[cfg(feature = "parallel")]
+            pub fn with_parallel_threshold(mut self, bytes: Option<usize>) -> Self {
+                self.parallel_threshold = bytes;
+                self
+            }
+
+            /// The default of [`Self::with_parallel_threshold`].
+            #[cfg(feature = "parallel")]
+            pub const DEFAULT_PARALLEL_THRESHOLD: usize = crate::parallel::DEFAULT_PARALLEL_THRESHOLD;
+
+            #[cfg(feature = "parallel")]
+            fn parallel(&self, len: usize) -> bool {
+                self.parallel_threshold.is_some_and(|t| len >= t)
             }
 
             /// The backend this key runs on.
@@ -106,6 +140,10 @@ macro_rules! gcm_siv_type {
                 aad: &[u8],
                 buffer: &mut [u8],
             ) -> Result<[u8; TAG_LEN], Error> {
+                #[cfg(feature = "parallel")]
+                if self.parallel(buffer.len()) {
+                    return dispatch!(self, core => core.seal_in_place_parallel(nonce, aad, buffer));
+                }
                 dispatch!(self, core => core.seal_in_place(nonce, aad, buffer))
             }
 
@@ -119,6 +157,10 @@ macro_rules! gcm_siv_type {
                 buffer: &mut [u8],
                 tag: &[u8; TAG_LEN],
             ) -> Result<(), Error> {
+                #[cfg(feature = "parallel")]
+                if self.parallel(buffer.len()) {
+                    return dispatch!(self, core => core.open_in_place_parallel(nonce, aad, buffer, tag));
+                }
                 dispatch!(self, core => core.open_in_place(nonce, aad, buffer, tag))
             }
 

@@ -5,9 +5,9 @@
 //! rounds that leave the AES units idle. A batch runs the set-up of
 //! [`LANES`] messages side by side so those chains overlap.
 
+use crate::Error;
 use crate::backend::{Aes, Block, LANES, Polyval};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN, initial_counter, length_block, tag_input};
-use crate::Error;
 use subtle::ConstantTimeEq;
 
 /// Messages longer than this go through the one-message path even inside a
@@ -50,7 +50,12 @@ impl<'a> BatchItem<'a> {
     }
 
     /// An item to open, with its received tag.
-    pub fn with_tag(nonce: &'a [u8; NONCE_LEN], aad: &'a [u8], buffer: &'a mut [u8], tag: [u8; TAG_LEN]) -> Self {
+    pub fn with_tag(
+        nonce: &'a [u8; NONCE_LEN],
+        aad: &'a [u8],
+        buffer: &'a mut [u8],
+        tag: [u8; TAG_LEN],
+    ) -> Self {
         BatchItem { nonce, aad, buffer, tag }
     }
 }
@@ -102,7 +107,8 @@ impl<A: Aes> GcmSiv<A> {
         let mut out = results.chunks_exact_mut(LANES);
         for (group, res) in (&mut groups).zip(&mut out) {
             if fits_lanes(group) {
-                let group: &mut [BatchItem<'_>; LANES] = group.try_into().expect("internal error: lane count");
+                let group: &mut [BatchItem<'_>; LANES] =
+                    group.try_into().expect("internal error: lane count");
                 self.open_lanes(group, res);
             } else {
                 for (it, r) in group.iter_mut().zip(res) {
@@ -148,10 +154,12 @@ impl<A: Aes> GcmSiv<A> {
         messages: [&[u8]; LANES],
         g: &[BatchItem<'_>; LANES],
     ) -> [Block; LANES] {
-        let lengths: [Block; LANES] = core::array::from_fn(|i| length_block(g[i].aad.len(), messages[i].len()));
+        let lengths: [Block; LANES] =
+            core::array::from_fn(|i| length_block(g[i].aad.len(), messages[i].len()));
         let inputs: [[&[u8]; 3]; LANES] = core::array::from_fn(|i| [g[i].aad, messages[i], &lengths[i][..]]);
         A::Polyval::update_padded_lanes(hashes.each_mut(), inputs);
-        let mut blocks: [Block; LANES] = core::array::from_fn(|i| tag_input(hashes[i].finalize(), g[i].nonce));
+        let mut blocks: [Block; LANES] =
+            core::array::from_fn(|i| tag_input(hashes[i].finalize(), g[i].nonce));
         A::encrypt_block_lanes(encryption_keys.each_ref(), &mut blocks);
         blocks
     }

@@ -77,6 +77,8 @@ mod dispatch;
 mod error;
 mod gcm;
 pub mod hazmat;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod siv;
 mod verify;
 

@@ -107,7 +107,12 @@ impl<A: Aes> GcmSiv<A> {
 }
 
 /// RFC 8452 section 6 limits, checked before any work.
-pub(crate) fn check_lengths(aad_len: usize, msg_len: usize, msg_max: u64, too_long: Error) -> Result<(), Error> {
+pub(crate) fn check_lengths(
+    aad_len: usize,
+    msg_len: usize,
+    msg_max: u64,
+    too_long: Error,
+) -> Result<(), Error> {
     if aad_len as u64 > A_MAX {
         return Err(Error::AadTooLong);
     }
@@ -126,7 +131,7 @@ pub(crate) fn length_block(aad_len: usize, msg_len: usize) -> Block {
 }
 
 /// Absorbs the length block, then: S_s ^ nonce, top bit cleared, encrypted.
-fn finish_tag<A: Aes>(
+pub(crate) fn finish_tag<A: Aes>(
     encryption_key: &A,
     mut hash: A::Polyval,
     aad_len: usize,

@@ -32,7 +32,11 @@ impl Cipher {
             Cipher::A256(c) => c.encrypt_batch(items),
         }
     }
-    fn open_batch(&self, items: &mut [BatchItem<'_>], results: &mut [Result<(), Error>]) -> Result<(), Error> {
+    fn open_batch(
+        &self,
+        items: &mut [BatchItem<'_>],
+        results: &mut [Result<(), Error>],
+    ) -> Result<(), Error> {
         match self {
             Cipher::A128(c) => c.decrypt_batch(items, results),
             Cipher::A256(c) => c.decrypt_batch(items, results),
@@ -45,9 +49,12 @@ impl Cipher {
 fn check(key: &[u8], lens: &[(usize, usize)], tamper: &[usize]) {
     for backend in backends() {
         let c = Cipher::new(key, backend);
-        let nonces: Vec<[u8; 12]> = (0..lens.len()).map(|i| pattern(12, i as u8).try_into().unwrap()).collect();
-        let aads: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &(a, _))| pattern(a, 100 + i as u8)).collect();
-        let plain: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &(_, m))| pattern(m, 200 + i as u8)).collect();
+        let nonces: Vec<[u8; 12]> =
+            (0..lens.len()).map(|i| pattern(12, i as u8).try_into().unwrap()).collect();
+        let aads: Vec<Vec<u8>> =
+            lens.iter().enumerate().map(|(i, &(a, _))| pattern(a, 100 + i as u8)).collect();
+        let plain: Vec<Vec<u8>> =
+            lens.iter().enumerate().map(|(i, &(_, m))| pattern(m, 200 + i as u8)).collect();
         let expected: Vec<(Vec<u8>, [u8; 16])> = (0..lens.len())
             .map(|i| {
                 let mut b = plain[i].clone();
@@ -56,8 +63,10 @@ fn check(key: &[u8], lens: &[(usize, usize)], tamper: &[usize]) {
             })
             .collect();
         let mut bufs = plain.clone();
-        let mut items: Vec<BatchItem> =
-            (0..lens.len()).zip(bufs.iter_mut()).map(|(i, b)| BatchItem::new(&nonces[i], &aads[i], b)).collect();
+        let mut items: Vec<BatchItem> = (0..lens.len())
+            .zip(bufs.iter_mut())
+            .map(|(i, b)| BatchItem::new(&nonces[i], &aads[i], b))
+            .collect();
         c.seal_batch(&mut items).unwrap();
         for (i, it) in items.iter().enumerate() {
             assert_eq!((it.buffer.to_vec(), it.tag), expected[i], "{backend:?} item {i} of {lens:?}");
@@ -81,7 +90,8 @@ fn check(key: &[u8], lens: &[(usize, usize)], tamper: &[usize]) {
 
 #[test]
 fn batches_match_single_calls() {
-    let short: Vec<(usize, usize)> = (0..13).map(|i| (i % 3 * 7, [0, 1, 15, 16, 17, 31, 32, 33, 64, 100, 200, 256, 255][i])).collect();
+    let short: Vec<(usize, usize)> =
+        (0..13).map(|i| (i % 3 * 7, [0, 1, 15, 16, 17, 31, 32, 33, 64, 100, 200, 256, 255][i])).collect();
     check(&[1; 16], &short, &[]);
     check(&[2; 32], &short, &[0, 5, 12]);
     // Long items mixed in take the one-message path inside the batch.
@@ -111,6 +121,9 @@ fn misuse_is_reported_before_any_work() {
     let mut b = [2u8; 4];
     let mut items = [BatchItem::new(&[0; 12], b"", &mut a), BatchItem::new(&[1; 12], b"", &mut b)];
     let mut results = [Ok(())];
-    assert_eq!(c.decrypt_batch(&mut items, &mut results), Err(Error::BufferTooSmall { needed: 2, actual: 1 }));
+    assert_eq!(
+        c.decrypt_batch(&mut items, &mut results),
+        Err(Error::BufferTooSmall { needed: 2, actual: 1 })
+    );
     assert_eq!(items[0].buffer, &[1u8; 4], "nothing touched");
 }

@@ -82,7 +82,10 @@ pub(crate) trait Aes: Sized + Zeroize {
 
     /// [`Aes::derive_record_keys`] for [`LANES`] nonces at once. Backends
     /// override this to keep all the derivations' AES rounds in flight together.
-    fn derive_record_keys_lanes(&self, nonces: [&[u8; 12]; LANES]) -> ([Self; LANES], [Self::Polyval; LANES]) {
+    fn derive_record_keys_lanes(
+        &self,
+        nonces: [&[u8; 12]; LANES],
+    ) -> ([Self; LANES], [Self::Polyval; LANES]) {
         let [a, b, c, d] = nonces.map(|n| self.derive_record_keys(n));
         ([a.0, b.0, c.0, d.0], [a.1, b.1, c.1, d.1])
     }
@@ -161,6 +164,58 @@ pub(crate) trait Polyval: Zeroize {
 
     /// The current accumulator S_j.
     fn finalize(&self) -> Block;
+
+    /// dot(a, b) = a * b * x^-128 in this hash's field (RFC 8452 section 3).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn dot(&self, a: &Block, b: &Block) -> Block;
+
+    /// The key H.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn key(&self) -> Block;
+
+    /// S = dot(S, H^n) ^ `later`: appends a hash of n further blocks computed
+    /// separately from zero. POLYVAL is Horner's rule, so absorbing n zero
+    /// blocks multiplies S by H^n; this is how partial sums computed in
+    /// parallel are joined.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn append(&mut self, later: &Block, n: u64) {
+        let h = self.key();
+        // H^n by square-and-multiply in the dot-product sense.
+        let mut power = h;
+        let mut result: Option<Block> = None;
+        let mut e = n;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = Some(match result {
+                    None => power,
+                    Some(r) => self.dot(&r, &power),
+                });
+            }
+            power = self.dot(&power, &power);
+            e >>= 1;
+        }
+        let s = self.finalize();
+        let scaled = match result {
+            None => s,
+            Some(hn) => self.dot(&s, &hn),
+        };
+        let joined = (u128::from_le_bytes(scaled) ^ u128::from_le_bytes(*later)).to_le_bytes();
+        self.set_state(&joined);
+    }
+
+    /// Replaces the accumulator.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn set_state(&mut self, s: &Block);
+}
+
+/// `counter` advanced by `n` blocks under GCM-SIV's counter (the first 32
+/// bits, little-endian, modulo 2^32).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+pub(crate) fn counter_add_le32(counter: &Block, n: u32) -> Block {
+    let mut c = *counter;
+    let low = u32::from_le_bytes(c[..4].try_into().unwrap()).wrapping_add(n);
+    c[..4].copy_from_slice(&low.to_le_bytes());
+    c
 }
 
 /// `counter` advanced by `n` blocks under GCM's inc32 (the last 32 bits,

@@ -129,6 +129,24 @@ impl Siv {
         }
     }
 
+    /// The same key with every message forced onto the all-cores path.
+    #[cfg(feature = "parallel")]
+    pub fn all_cores(self) -> Self {
+        match self {
+            Siv::A128(c) => Siv::A128(c.with_parallel_threshold(Some(0))),
+            Siv::A256(c) => Siv::A256(c.with_parallel_threshold(Some(0))),
+        }
+    }
+
+    /// Both ways to run each backend: one core, and (with the `parallel`
+    /// feature) all cores.
+    pub fn variants(key: &[u8], backend: Backend) -> Vec<(String, Self)> {
+        let mut v = vec![(format!("{backend:?}"), Siv::new(key, backend))];
+        #[cfg(feature = "parallel")]
+        v.push((format!("{backend:?} all cores"), Siv::new(key, backend).all_cores()));
+        v
+    }
+
     pub fn encrypt(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, gcmsiv::Error> {
         match self {
             Siv::A128(c) => c.encrypt(nonce, aad, pt),

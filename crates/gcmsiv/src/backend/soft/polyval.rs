@@ -60,6 +60,13 @@ fn load(b: &[u8]) -> (u64, u64) {
     (u64::from_le_bytes(b[..8].try_into().unwrap()), u64::from_le_bytes(b[8..16].try_into().unwrap()))
 }
 
+fn store(x: (u64, u64)) -> Block {
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&x.0.to_le_bytes());
+    out[8..].copy_from_slice(&x.1.to_le_bytes());
+    out
+}
+
 /// POLYVAL state: the key H and the accumulator S.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Polyval {
@@ -82,10 +89,19 @@ impl crate::backend::Polyval for Polyval {
     }
 
     fn finalize(&self) -> Block {
-        let mut out = [0u8; 16];
-        out[..8].copy_from_slice(&self.s.0.to_le_bytes());
-        out[8..].copy_from_slice(&self.s.1.to_le_bytes());
-        out
+        store(self.s)
+    }
+
+    fn dot(&self, a: &Block, b: &Block) -> Block {
+        store(dot(load(a), load(b)))
+    }
+
+    fn key(&self) -> Block {
+        store(self.h)
+    }
+
+    fn set_state(&mut self, s: &Block) {
+        self.s = load(s);
     }
 }
 

@@ -392,7 +392,10 @@ macro_rules! aesni_aes {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) }
             }
-            fn derive_record_keys_lanes(&self, nonces: [&[u8; 12]; LANES]) -> ([Self; LANES], [Polyval; LANES]) {
+            fn derive_record_keys_lanes(
+                &self,
+                nonces: [&[u8; 12]; LANES],
+            ) -> ([Self; LANES], [Polyval; LANES]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.derive_lanes::<{ 2 + $key_len / 8 }, $nr>(nonces) }
             }

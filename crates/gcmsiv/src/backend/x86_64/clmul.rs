@@ -225,6 +225,29 @@ impl crate::backend::Polyval for Polyval {
         unsafe { self.update_padded_blocks::<true>(data) }
     }
 
+    fn dot(&self, a: &Block, b: &Block) -> Block {
+        let mut out = [0u8; 16];
+        // SAFETY: a Polyval holds the Features proof of CPU support; 16-byte
+        // loads and store.
+        unsafe {
+            let r = dot(_mm_loadu_si128(a.as_ptr().cast()), _mm_loadu_si128(b.as_ptr().cast()));
+            _mm_storeu_si128(out.as_mut_ptr().cast(), r);
+        }
+        out
+    }
+
+    fn key(&self) -> Block {
+        let mut out = [0u8; 16];
+        // SAFETY: 16 writable bytes; SSE2 is baseline on x86-64.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), self.h) };
+        out
+    }
+
+    fn set_state(&mut self, s: &Block) {
+        // SAFETY: 16 readable bytes; SSE2 is baseline on x86-64.
+        self.s = unsafe { _mm_loadu_si128(s.as_ptr().cast()) };
+    }
+
     fn finalize(&self) -> Block {
         let mut out = [0u8; 16];
         // SAFETY: 16 writable bytes; SSE2 is baseline on x86-64.

@@ -2,9 +2,9 @@
 //! side, round by round, so their dependency chains overlap instead of
 //! leaving the AES and carry-less-multiply units idle between steps.
 
+use super::Polyval;
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
 use super::clmul::dot;
-use super::Polyval;
 use crate::backend::{Block, LANES};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -73,7 +73,8 @@ impl<const NR: usize> Schedule<NR> {
         // The round keys are written straight into the schedules returned.
         let mut keys: [Schedule<M>; LANES] =
             core::array::from_fn(|_| Schedule { rk: [_mm_setzero_si128(); 15], features });
-        let hashes: [Polyval; LANES] = core::array::from_fn(|l| Polyval::from_register(features, pair(&b[l], 0)));
+        let hashes: [Polyval; LANES] =
+            core::array::from_fn(|l| Polyval::from_register(features, pair(&b[l], 0)));
         if NB == 4 {
             let mut k: [__m128i; LANES] = core::array::from_fn(|l| pair(&b[l], 2));
             for (l, key) in k.iter().enumerate() {
@@ -116,7 +117,8 @@ impl<const NR: usize> Schedule<NR> {
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     pub(super) fn encrypt_block_lanes_tf(keys: [&Self; LANES], blocks: &mut [Block; LANES]) {
         // SAFETY: each block is 16 bytes.
-        let mut x: [[__m128i; 1]; LANES] = blocks.each_ref().map(|b| [unsafe { _mm_loadu_si128(b.as_ptr().cast()) }]);
+        let mut x: [[__m128i; 1]; LANES] =
+            blocks.each_ref().map(|b| [unsafe { _mm_loadu_si128(b.as_ptr().cast()) }]);
         Self::encrypt_lanes(keys, &mut x);
         for (b, x) in blocks.iter_mut().zip(x) {
             // SAFETY: as above.
@@ -127,9 +129,14 @@ impl<const NR: usize> Schedule<NR> {
     /// CTR (32-bit little-endian counter) over each lane's data under its own
     /// key, up to 4 blocks per lane per step (16 in flight).
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) fn ctr32le_lanes_tf(keys: [&Self; LANES], counters: &[Block; LANES], mut data: [&mut [u8]; LANES]) {
+    pub(super) fn ctr32le_lanes_tf(
+        keys: [&Self; LANES],
+        counters: &[Block; LANES],
+        mut data: [&mut [u8]; LANES],
+    ) {
         // SAFETY: each counter is 16 bytes.
-        let ctr0: [__m128i; LANES] = counters.each_ref().map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        let ctr0: [__m128i; LANES] =
+            counters.each_ref().map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
         let mut done = 0usize;
         loop {
             let most = data.iter().map(|d| d.len().saturating_sub(done * 16).div_ceil(16)).max().unwrap_or(0);
