@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ctgrind in one command: build ctcheck with debug line tables, run
 # `ctcheck ctgrind` under Valgrind's Memcheck with this folder's suppressions,
-# and check that the only suppressed reports are the tag-check branch, once per
-# decryption. Exit status 0 means constant-time evidence passed.
+# and check that the only suppressed reports are the tag-check branch in
+# gcmsiv::verify::release, once per decryption (GCM-SIV, GCM, GMAC verification,
+# each opened batch item). Exit status 0 means constant-time evidence passed.
 #
 #   crates/ctcheck/ctgrind.sh                   # the check; must exit 0
 #   crates/ctcheck/ctgrind.sh --self-test-leak  # deliberate leak; must exit 1
@@ -40,7 +41,7 @@ expected=$(sed -n 's/^ctgrind: decryptions: \([0-9][0-9]*\);.*/\1/p' "$log")
 suppressed=$(awk '$2 == "used_suppression:" && $4 ~ /^gcmsiv-tag-check-result/ { n += $3 } END { print n + 0 }' "$log")
 if [ -z "$expected" ] || [ "$suppressed" -ne "$expected" ]; then
     echo "ctgrind.sh: FAIL: $suppressed suppressed tag-check reports for ${expected:-?} decryptions;" \
-        "open_in_place branches on secrets more than once per call (or the harness did not run)"
+        "verify::release branches on secrets more than once per call (or the harness did not run)"
     exit 1
 fi
 echo "ctgrind.sh: PASS: 0 unsuppressed errors; $suppressed suppressed = one tag-check branch per decryption"

@@ -1,10 +1,13 @@
-//! What both checks share: one interface over the two key sizes, the list of
-//! backends, and a small random generator (the checks need unpredictable
-//! classes and inputs, not cryptographic randomness).
+//! What both checks share: one interface over the two key sizes of each mode
+//! (AES-GCM-SIV with its batches, AES-GCM with GMAC), the list of backends, and
+//! a small random generator (the checks need unpredictable classes and inputs,
+//! not cryptographic randomness).
 
-use gcmsiv::{Aes128GcmSiv, Aes256GcmSiv, Backend, Error};
+use gcmsiv::{
+    Aes128Gcm, Aes128GcmSiv, Aes128Gmac, Aes256Gcm, Aes256GcmSiv, Aes256Gmac, Backend, BatchItem, Error, Tag,
+};
 
-/// The detached in-place API of one AES-GCM-SIV key size.
+/// The detached in-place and batch API of one AES-GCM-SIV key size.
 pub trait Cipher: Sized {
     /// "AES-128-GCM-SIV" or "AES-256-GCM-SIV".
     const NAME: &'static str;
@@ -16,6 +19,11 @@ pub trait Cipher: Sized {
     fn seal(&self, nonce: &[u8; 12], aad: &[u8], buffer: &mut [u8]) -> Result<[u8; 16], Error>;
     /// `decrypt_in_place_detached`.
     fn open(&self, nonce: &[u8; 12], aad: &[u8], buffer: &mut [u8], tag: &[u8; 16]) -> Result<(), Error>;
+    /// `encrypt_batch`.
+    fn seal_batch(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error>;
+    /// `decrypt_batch`.
+    fn open_batch(&self, items: &mut [BatchItem<'_>], results: &mut [Result<(), Error>])
+    -> Result<(), Error>;
 }
 
 macro_rules! impl_cipher {
@@ -41,12 +49,89 @@ macro_rules! impl_cipher {
             ) -> Result<(), Error> {
                 self.decrypt_in_place_detached(nonce, aad, buffer, tag)
             }
+            fn seal_batch(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error> {
+                self.encrypt_batch(items)
+            }
+            fn open_batch(
+                &self,
+                items: &mut [BatchItem<'_>],
+                results: &mut [Result<(), Error>],
+            ) -> Result<(), Error> {
+                self.decrypt_batch(items, results)
+            }
         }
     };
 }
 
 impl_cipher!(Aes128GcmSiv, "AES-128-GCM-SIV");
 impl_cipher!(Aes256GcmSiv, "AES-256-GCM-SIV");
+
+/// The detached in-place API of one AES-GCM key size, and its GMAC.
+pub trait GcmCipher: Sized {
+    /// "AES-128-GCM" or "AES-256-GCM".
+    const NAME: &'static str;
+    /// "AES-128-GMAC" or "AES-256-GMAC".
+    const MAC_NAME: &'static str;
+    /// Key length in bytes.
+    const KEY_LEN: usize;
+    /// The GMAC type of this key size.
+    type Mac: Mac;
+    /// A cipher for `key` (exactly `KEY_LEN` bytes) with `tag_len`-byte tags on
+    /// `backend`.
+    fn with_backend(key: &[u8], tag_len: usize, backend: Backend) -> Result<Self, Error>;
+    /// `encrypt_in_place_detached`.
+    fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error>;
+    /// `decrypt_in_place_detached`.
+    fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), Error>;
+    /// GMAC around this key (`from_gcm`).
+    fn into_mac(self) -> Self::Mac;
+}
+
+/// GMAC: `compute` and `verify`.
+pub trait Mac {
+    /// `compute`.
+    fn compute(&self, nonce: &[u8], data: &[u8]) -> Result<Tag, Error>;
+    /// `verify`.
+    fn verify(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+macro_rules! impl_gcm {
+    ($ty:ident, $mac:ident, $name:literal, $mac_name:literal) => {
+        impl GcmCipher for $ty {
+            const NAME: &'static str = $name;
+            const MAC_NAME: &'static str = $mac_name;
+            const KEY_LEN: usize = $ty::KEY_LEN;
+            type Mac = $mac;
+            fn with_backend(key: &[u8], tag_len: usize, backend: Backend) -> Result<Self, Error> {
+                let key = key
+                    .try_into()
+                    .map_err(|_| Error::InvalidKeyLength { expected: $ty::KEY_LEN, actual: key.len() })?;
+                $ty::with_backend(key, tag_len, backend)
+            }
+            fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error> {
+                self.encrypt_in_place_detached(nonce, aad, buffer)
+            }
+            fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+                self.decrypt_in_place_detached(nonce, aad, buffer, tag)
+            }
+            fn into_mac(self) -> $mac {
+                $mac::from_gcm(self)
+            }
+        }
+
+        impl Mac for $mac {
+            fn compute(&self, nonce: &[u8], data: &[u8]) -> Result<Tag, Error> {
+                $mac::compute(self, nonce, data)
+            }
+            fn verify(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
+                $mac::verify(self, nonce, data, tag)
+            }
+        }
+    };
+}
+
+impl_gcm!(Aes128Gcm, Aes128Gmac, "AES-128-GCM", "AES-128-GMAC");
+impl_gcm!(Aes256Gcm, Aes256Gmac, "AES-256-GCM", "AES-256-GMAC");
 
 /// Every backend this CPU can run, portable first.
 pub fn backends() -> Vec<Backend> {

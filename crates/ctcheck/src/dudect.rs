@@ -11,8 +11,8 @@
 //! centred times, and the largest |t| is reported. Statistics are kept online
 //! (Welford's mean and variance), so memory does not grow with the run.
 
-use crate::common::{Cipher, Rng, backends, leaky_tag_eq};
-use gcmsiv::{Aes128GcmSiv, Aes256GcmSiv, Backend};
+use crate::common::{Cipher, GcmCipher, Rng, backends, leaky_tag_eq};
+use gcmsiv::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, BatchItem};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -37,7 +37,7 @@ pub struct Options {
     pub seconds: f64,
     /// Run only the deliberately leaky comparison.
     pub self_test_leak: bool,
-    /// AES key size for the AES-GCM-SIV tests: 128 or 256.
+    /// AES key size for all tests (AES-GCM-SIV, AES-GCM, batches): 128 or 256.
     pub key_bits: u32,
     /// Also fail on test (a), whose classes differ in the public outcome.
     pub strict: bool,
@@ -340,6 +340,89 @@ fn fixed_vs_random_plaintext<C: Cipher>(backend: Backend, budget: Duration, rng:
     )
 }
 
+/// (d) AES-GCM's (b): decryption of a 64-byte message (12-byte IV, 16-byte
+/// tags) with invalid tags wrong in the first vs the last byte.
+fn gcm_first_vs_last_byte<G: GcmCipher>(backend: Backend, budget: Duration, rng: &mut Rng) -> (Battery, f64) {
+    let cipher = G::with_backend(&random_vec(rng, G::KEY_LEN), 16, backend).expect("backend is available");
+    let nonce: [u8; 12] = rng.bytes();
+    let mut ciphertext: [u8; 64] = rng.bytes();
+    let tag: [u8; 16] =
+        cipher.seal(&nonce, &[], &mut ciphertext).expect("seal").as_bytes().try_into().expect("16-byte tag");
+    measure(
+        budget,
+        rng,
+        |rng, class| {
+            let mut bad = tag;
+            bad[if class == 0 { 0 } else { 15 }] ^= rng.nonzero_byte();
+            (ciphertext, bad)
+        },
+        |(buffer, bad)| {
+            let _ = black_box(cipher.open(
+                black_box(&nonce),
+                black_box(&[]),
+                black_box(buffer),
+                black_box(&bad[..]),
+            ));
+        },
+    )
+}
+
+/// (e) AES-GCM's (c): encryption of 64 bytes, all-zero vs random plaintexts.
+fn gcm_fixed_vs_random_plaintext<G: GcmCipher>(
+    backend: Backend,
+    budget: Duration,
+    rng: &mut Rng,
+) -> (Battery, f64) {
+    let cipher = G::with_backend(&random_vec(rng, G::KEY_LEN), 16, backend).expect("backend is available");
+    let nonce: [u8; 12] = rng.bytes();
+    measure(
+        budget,
+        rng,
+        |rng, class| if class == 0 { [0u8; 64] } else { rng.bytes::<64>() },
+        |buffer| {
+            let _ = black_box(cipher.seal(black_box(&nonce), black_box(&[]), black_box(buffer)));
+        },
+    )
+}
+
+/// Items in the batch test: one group of the batch code's four lanes.
+const BATCH_ITEMS: usize = 4;
+/// The item whose tag is wrong in the batch test.
+const BATCH_BAD_ITEM: usize = 1;
+
+/// (f) An AES-GCM-SIV batch of four 32-byte messages (the interleaved path),
+/// one of them (item 1) with a tag wrong in the first vs the last byte, the
+/// others valid: the outcome (three `Ok`, one `Err`) is the same in both
+/// classes.
+fn batch_first_vs_last_byte<C: Cipher>(backend: Backend, budget: Duration, rng: &mut Rng) -> (Battery, f64) {
+    let cipher = C::with_backend(&random_vec(rng, C::KEY_LEN), backend).expect("backend is available");
+    let nonces: [[u8; 12]; BATCH_ITEMS] = std::array::from_fn(|_| rng.bytes());
+    let mut ciphertexts: [[u8; 32]; BATCH_ITEMS] = std::array::from_fn(|_| rng.bytes());
+    let tags: [[u8; 16]; BATCH_ITEMS] =
+        std::array::from_fn(|i| cipher.seal(&nonces[i], &[], &mut ciphertexts[i]).expect("seal"));
+    measure(
+        budget,
+        rng,
+        |rng, class| {
+            let mut bad = tags;
+            bad[BATCH_BAD_ITEM][if class == 0 { 0 } else { 15 }] ^= rng.nonzero_byte();
+            (ciphertexts, bad)
+        },
+        |(buffers, bad)| {
+            let mut items: [BatchItem<'_>; BATCH_ITEMS] = {
+                let mut buffers = buffers.iter_mut();
+                std::array::from_fn(|i| {
+                    let buffer = buffers.next().expect("one buffer per item");
+                    BatchItem::with_tag(&nonces[i], &[], buffer, bad[i])
+                })
+            };
+            let mut results = [Ok(()); BATCH_ITEMS];
+            let _ = black_box(cipher.open_batch(black_box(&mut items), black_box(&mut results)));
+            black_box(&results);
+        },
+    )
+}
+
 /// `--self-test-leak`: an early-exit tag comparison, tags differing from the
 /// expected one in the first vs the last byte.
 fn leaky_comparison(budget: Duration, rng: &mut Rng) -> (Battery, f64) {
@@ -366,15 +449,19 @@ fn random_vec(rng: &mut Rng, len: usize) -> Vec<u8> {
 
 type Test = fn(Backend, Duration, &mut Rng) -> (Battery, f64);
 
-/// The tests for one key size: name, function, and whether the classes differ
-/// in the public outcome (valid vs invalid), which makes a timing difference
-/// expected rather than a leak.
-fn tests<C: Cipher>() -> [(String, Test, bool); 4] {
+/// The tests for one key size, AES-GCM-SIV (`C`) then AES-GCM (`G`) then
+/// AES-GCM-SIV batches: name, function, and whether the classes differ in the
+/// public outcome (valid vs invalid), which makes a timing difference expected
+/// rather than a leak.
+fn tests<C: Cipher, G: GcmCipher>() -> [(String, Test, bool); 7] {
     [
         ("(a)  open 0 B + 32 B AAD: valid vs invalid tag".into(), valid_vs_invalid_tag::<C>, true),
         ("(a') open 0 B + 32 B AAD: fixed vs random bad tag".into(), fixed_vs_random_invalid_tag::<C>, false),
         ("(b)  open 64 B: bad tag byte 0 vs byte 15".into(), first_vs_last_byte::<C>, false),
         ("(c)  seal 64 B: fixed vs random plaintext".into(), fixed_vs_random_plaintext::<C>, false),
+        ("(d)  GCM open 64 B: bad tag byte 0 vs byte 15".into(), gcm_first_vs_last_byte::<G>, false),
+        ("(e)  GCM seal 64 B: fixed vs random plaintext".into(), gcm_fixed_vs_random_plaintext::<G>, false),
+        ("(f)  batch open 4 x 32 B: bad tag byte 0 vs 15".into(), batch_first_vs_last_byte::<C>, false),
     ]
 }
 
@@ -408,11 +495,18 @@ pub fn run(options: &Options) -> ExitCode {
         reports.push(r);
     } else {
         let list = match options.key_bits {
-            128 => tests::<Aes128GcmSiv>(),
-            _ => tests::<Aes256GcmSiv>(),
+            128 => tests::<Aes128GcmSiv, Aes128Gcm>(),
+            _ => tests::<Aes256GcmSiv, Aes256Gcm>(),
         };
-        let cipher = if options.key_bits == 128 { Aes128GcmSiv::NAME } else { Aes256GcmSiv::NAME };
-        println!("dudect: {cipher} (--key-bits selects the key size)");
+        let (siv, gcm) = if options.key_bits == 128 {
+            (Aes128GcmSiv::NAME, <Aes128Gcm as GcmCipher>::NAME)
+        } else {
+            (Aes256GcmSiv::NAME, <Aes256Gcm as GcmCipher>::NAME)
+        };
+        println!(
+            "dudect: (a)-(c) {siv}, (d)-(e) {gcm} (12-byte IV, 16-byte tag), (f) {siv} batch \
+             (--key-bits selects the key size)"
+        );
         let backends = backends();
         let share = secs(budget / backends.len() as f64);
         for (name, test, public_outcome) in &list {

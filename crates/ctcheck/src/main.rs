@@ -28,7 +28,7 @@ usage:
   ctcheck dudect [--seconds N] [--key-bits 128|256] [--strict] [--self-test-leak]
       dudect-style timing test (Welch's t-test on TSC cycle counts). Exits 1 if
       |t| > 10 (4.5 is the usual \"suspicious\" bound).
-      --seconds N       time budget per test, shared by the backends (default 2)
+      --seconds N       time budget per test, shared by the backends (default 1.5)
       --key-bits B      AES key size for the tests (default 128)
       --strict          also fail on test (a), valid vs invalid tag, whose classes
                         differ in the public outcome
@@ -69,7 +69,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         },
         "dudect" => {
             let mut options =
-                dudect::Options { seconds: 2.0, self_test_leak: false, key_bits: 128, strict: false };
+                dudect::Options { seconds: 1.5, self_test_leak: false, key_bits: 128, strict: false };
             let mut it = rest.iter();
             while let Some(arg) = it.next() {
                 match arg.as_str() {

@@ -118,15 +118,24 @@ pub fn declassify<T: ?Sized>(value: &mut T) {
 /// Memcheck's validity bits for `bytes` (a set bit means "undefined"), or `None`
 /// when not running under Memcheck.
 pub fn undefined_bits(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut vbits = vec![0u8; bytes.len()];
-    // SAFETY: the request reads the shadow state of `bytes` (valid for
-    // `bytes.len()` bytes) and writes `bytes.len()` bytes into `vbits`, a
+    undefined_bits_of(bytes)
+}
+
+/// Memcheck's validity bits for the memory of `value`, byte by byte (a set bit
+/// means "undefined"), or `None` when not running under Memcheck. Unlike
+/// [`undefined_bits`] this takes any type: the request reads only Memcheck's
+/// shadow state, never the bytes themselves, so padding does not matter.
+pub fn undefined_bits_of<T: ?Sized>(value: &T) -> Option<Vec<u8>> {
+    let len = size_of_val(value);
+    let mut vbits = vec![0u8; len];
+    // SAFETY: the request reads the shadow state of `value` (valid for `len`
+    // bytes, borrowed for the call) and writes `len` bytes into `vbits`, a
     // separate allocation of exactly that length, exclusively owned here.
     let status = unsafe {
         client_request(
             0,
             GET_VBITS,
-            [bytes.as_ptr() as usize, vbits.as_mut_ptr() as usize, bytes.len(), 0, 0],
+            [(value as *const T).cast::<u8>() as usize, vbits.as_mut_ptr() as usize, len, 0, 0],
         )
     };
     // 1: success; 0: not under Memcheck; 3: some byte not addressable.

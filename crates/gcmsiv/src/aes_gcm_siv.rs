@@ -170,7 +170,7 @@ macro_rules! gcm_siv_type {
             /// Faster than one call per message for short messages: the per-nonce
             /// set-up (record keys, key expansion, tag, first counter block) of
             /// several messages runs interleaved. Any misuse (an input over the
-            /// limits) is reported before any item is touched. See [`BatchItem`].
+            /// limits) is reported before any item is touched. See [`BatchItem`](crate::BatchItem).
             pub fn encrypt_batch(&self, items: &mut [crate::BatchItem<'_>]) -> Result<(), Error> {
                 dispatch!(self, core => core.seal_batch(items))
             }
