@@ -2,7 +2,7 @@
 //! bulk work, and CTR with a 32-bit little-endian counter.
 
 use super::super::Block;
-use super::clmul::{Powers, aggregate};
+use super::stitched::Stitch;
 use super::{Features, Polyval};
 use crate::backend::LANES;
 use core::arch::x86_64::*;
@@ -262,30 +262,24 @@ impl<const NR: usize> Schedule<NR> {
         }
     }
 
-    /// Decryption in one pass: each 8-block chunk is decrypted and its
-    /// plaintext hashed while still in registers. The AES rounds of one chunk
-    /// and the carry-less products of the previous one are independent, so the
-    /// core overlaps them.
+    /// GCM-SIV decryption in one pass: CTR with POLYVAL of the plaintext
+    /// stitched in (see `stitched.rs`), then the partial tail.
     ///
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     unsafe fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
-        let whole = data.len() - data.len() % (16 * WIDTH);
-        if whole == 0 {
-            self.ctr32_chunks::<false>(counter, data, |_, _| {});
-        } else {
-            let powers = Powers::new(hash.key());
-            let s = hash.state_mut();
-            self.ctr32_chunks::<false>(counter, data, |_, plaintext| *s = aggregate(*s, plaintext, &powers));
-        }
-        crate::backend::Polyval::update_padded(hash, &data[whole..]);
+        // SAFETY: same features.
+        let done = unsafe { self.ctr_stitched::<false>(counter, data, hash, Stitch::SivOpen) };
+        let tail_counter = crate::backend::counter_add_le32(counter, (done / 16) as u32);
+        let tail = &mut data[done..];
+        self.ctr32_chunks::<false>(&tail_counter, tail, |_, _| {});
+        crate::backend::Polyval::update_padded(hash, tail);
     }
 
-    /// GCM in one pass: GHASH (POLYVAL of byte-reversed blocks) over the
-    /// ciphertext of each chunk while it is in registers: the output when
-    /// encrypting, the input when decrypting. The tail's ciphertext is hashed
-    /// before or after its CTR to match.
+    /// GCM in one pass: CTR with GHASH (POLYVAL of byte-reversed blocks) of the
+    /// ciphertext stitched in, then the partial tail, hashed before its CTR
+    /// when decrypting and after it when encrypting.
     ///
     /// # Safety
     /// The CPU must support the enabled features.
@@ -296,19 +290,11 @@ impl<const NR: usize> Schedule<NR> {
         data: &mut [u8],
         hash: &mut Polyval,
     ) {
-        let whole = data.len() - data.len() % (16 * WIDTH);
-        let (body, tail) = data.split_at_mut(whole);
-        if whole > 0 {
-            let powers = Powers::new(hash.key());
-            let reverse = byte_reverse_mask();
-            let s = hash.state_mut();
-            self.ctr32_chunks::<true>(counter, body, |input, output| {
-                let ciphertext = if DECRYPT { input } else { output };
-                let x = ciphertext.map(|b| _mm_shuffle_epi8(b, reverse));
-                *s = aggregate(*s, &x, &powers);
-            });
-        }
-        let tail_counter = crate::backend::counter_add_be32(counter, (whole / 16) as u32);
+        let mode = if DECRYPT { Stitch::GcmOpen } else { Stitch::GcmSeal };
+        // SAFETY: same features.
+        let done = unsafe { self.ctr_stitched::<true>(counter, data, hash, mode) };
+        let tail_counter = crate::backend::counter_add_be32(counter, (done / 16) as u32);
+        let tail = &mut data[done..];
         if DECRYPT {
             crate::backend::Polyval::update_padded_reversed(hash, tail);
         }

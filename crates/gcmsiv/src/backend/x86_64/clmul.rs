@@ -26,8 +26,8 @@ pub(crate) struct Polyval {
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(super) struct Powers {
     /// `h[k]` = H^(k+1).
-    h: [__m128i; WIDTH],
-    h_xor: [__m128i; WIDTH],
+    pub(super) h: [__m128i; WIDTH],
+    pub(super) h_xor: [__m128i; WIDTH],
 }
 
 impl Powers {
@@ -64,7 +64,7 @@ fn clmul128(a: __m128i, b: __m128i) -> Wide {
 /// terms x^121, x^126, x^127 shifted down by 64) plus w itself at x^128.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn reduce((mut lo, hi): Wide) -> __m128i {
+pub(super) fn reduce((mut lo, hi): Wide) -> __m128i {
     let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
     for _ in 0..2 {
         let t = _mm_clmulepi64_si128::<0x00>(lo, poly);
@@ -83,7 +83,7 @@ pub(super) fn dot(a: __m128i, b: __m128i) -> __m128i {
 /// Swaps the 64-bit halves and XORs: low lane becomes lo ^ hi.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn fold_halves(a: __m128i) -> __m128i {
+pub(super) fn fold_halves(a: __m128i) -> __m128i {
     _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a))
 }
 
@@ -162,10 +162,17 @@ impl Polyval {
             return;
         }
         let powers = Powers::new(self.h);
-        for chunk in blocks.chunks(16 * WIDTH) {
+        let mut chunks = blocks.chunks_exact(16 * WIDTH);
+        for chunk in &mut chunks {
+            // A fixed-size array, so the eight products unroll.
+            let x: [__m128i; WIDTH] = core::array::from_fn(|k| load(&chunk[16 * k..]));
+            self.s = aggregate(self.s, &x, &powers);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
             let mut x = [_mm_setzero_si128(); WIDTH];
-            let n = chunk.len() / 16;
-            for (k, b) in chunk.chunks_exact(16).enumerate() {
+            let n = rest.len() / 16;
+            for (k, b) in rest.chunks_exact(16).enumerate() {
                 x[k] = load(b);
             }
             self.s = aggregate(self.s, &x[..n], &powers);

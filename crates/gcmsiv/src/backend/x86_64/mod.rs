@@ -9,6 +9,7 @@
 mod aesni;
 mod clmul;
 mod lanes;
+mod stitched;
 
 pub(crate) use aesni::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
