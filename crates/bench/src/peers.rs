@@ -204,7 +204,9 @@ pub fn gcm_siv(key_bits: usize) -> Vec<Box<dyn Impl>> {
     let (ours, aws_alg, rc) = match key_bits {
         128 => (
             // One core, like the peers; the all-cores path has its own table.
-            OursKey::A128(gcmsiv::Aes128GcmSiv::new(key[..16].try_into().unwrap()).with_parallel_threshold(None)),
+            OursKey::A128(
+                gcmsiv::Aes128GcmSiv::new(key[..16].try_into().unwrap()).with_parallel_threshold(None),
+            ),
             &aws_lc_rs::aead::AES_128_GCM_SIV,
             RcKey::A128(aes_gcm_siv::Aes128GcmSiv::new_from_slice(&key[..16]).unwrap()),
         ),
