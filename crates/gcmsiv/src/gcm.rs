@@ -39,8 +39,10 @@ fn byte_reverse(mut b: Block) -> Block {
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Gcm<A: Aes> {
     cipher: A,
-    /// mulX_POLYVAL(ByteReverse(H)) with H = AES_K(0^128).
+    /// The POLYVAL key mulX_POLYVAL(ByteReverse(H)), H = AES_K(0^128), and what
+    /// the backend precomputes for it.
     polyval_key: Block,
+    table: A::GhashTable,
     #[zeroize(skip)]
     tag_len: usize,
 }
@@ -51,8 +53,9 @@ impl<A: Aes> Gcm<A> {
         let mut h = [0u8; 16];
         cipher.encrypt_block(&mut h);
         let polyval_key = mul_x_polyval(&byte_reverse(h));
+        let table = cipher.ghash_table(&polyval_key);
         h.zeroize();
-        Gcm { cipher, polyval_key, tag_len }
+        Gcm { cipher, polyval_key, table, tag_len }
     }
 
     pub(crate) fn tag_len(&self) -> usize {
@@ -61,6 +64,10 @@ impl<A: Aes> Gcm<A> {
 
     fn ghash(&self) -> A::Polyval {
         self.cipher.polyval(&self.polyval_key)
+    }
+
+    fn ghash_update(&self, hash: &mut A::Polyval, data: &[u8]) {
+        A::ghash_update(&self.table, hash, data);
     }
 
     /// J0 (SP 800-38D section 7.1 step 2): IV || 0^31 || 1 for a 96-bit IV,
@@ -73,8 +80,8 @@ impl<A: Aes> Gcm<A> {
             return j0;
         }
         let mut g = self.ghash();
-        g.update_padded_reversed(iv);
-        g.update_padded_reversed(&length_block(0, iv.len()));
+        self.ghash_update(&mut g, iv);
+        self.ghash_update(&mut g, &length_block(0, iv.len()));
         byte_reverse(g.finalize())
     }
 
@@ -83,10 +90,11 @@ impl<A: Aes> Gcm<A> {
     pub(crate) fn seal_in_place(&self, iv: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
         check_lengths(iv, aad, buffer.len())?;
         let j0 = self.pre_counter_block(iv);
+        let mask = self.tag_mask(&j0);
         let mut g = self.ghash();
-        g.update_padded_reversed(aad);
-        self.cipher.ctr32be_then_ghash(&inc32(&j0), buffer, &mut g);
-        Ok(self.finish_tag(&j0, g, aad.len(), buffer.len()))
+        self.ghash_update(&mut g, aad);
+        self.cipher.ctr32be_then_ghash(&inc32(&j0), buffer, &mut g, &self.table);
+        Ok(self.finish_tag(&mask, g, aad.len(), buffer.len()))
     }
 
     /// GCM-AD (SP 800-38D section 7.2): decrypts `buffer` in place if the first
@@ -103,10 +111,11 @@ impl<A: Aes> Gcm<A> {
             return Err(Error::InvalidTagLength { expected: self.tag_len, actual: tag.len() });
         }
         let j0 = self.pre_counter_block(iv);
+        let mask = self.tag_mask(&j0);
         let mut g = self.ghash();
-        g.update_padded_reversed(aad);
-        self.cipher.ghash_then_ctr32be(&inc32(&j0), buffer, &mut g);
-        let expected = self.finish_tag(&j0, g, aad.len(), buffer.len());
+        self.ghash_update(&mut g, aad);
+        self.cipher.ghash_then_ctr32be(&inc32(&j0), buffer, &mut g, &self.table);
+        let expected = self.finish_tag(&mask, g, aad.len(), buffer.len());
         let mut received = [0u8; 16];
         received[..tag.len()].copy_from_slice(tag);
         // Compare the first tag_len bytes (a public length) in constant time.
@@ -115,17 +124,21 @@ impl<A: Aes> Gcm<A> {
         crate::verify::release(diff.ct_eq(&0), buffer)
     }
 
-    /// S = GHASH(A || C || [len(A)]_64 || [len(C)]_64); T = E(J0) ^ S.
-    fn finish_tag(&self, j0: &Block, mut g: A::Polyval, aad_len: usize, msg_len: usize) -> Block {
-        g.update_padded_reversed(&length_block(aad_len, msg_len));
-        let s = byte_reverse(g.finalize());
-        drop(g);
+    /// E(J0), the block that masks GHASH into the tag. Computed first: it
+    /// depends on nothing else, so it runs alongside CTR and GHASH instead of
+    /// adding its latency at the end.
+    fn tag_mask(&self, j0: &Block) -> Block {
         let mut t = *j0;
         self.cipher.encrypt_block(&mut t);
-        for (t, s) in t.iter_mut().zip(s) {
-            *t ^= s;
-        }
         t
+    }
+
+    /// S = GHASH(A || C || [len(A)]_64 || [len(C)]_64); T = E(J0) ^ S.
+    fn finish_tag(&self, mask: &Block, mut g: A::Polyval, aad_len: usize, msg_len: usize) -> Block {
+        self.ghash_update(&mut g, &length_block(aad_len, msg_len));
+        let s = byte_reverse(g.finalize());
+        drop(g);
+        (u128::from_le_bytes(*mask) ^ u128::from_le_bytes(s)).to_le_bytes()
     }
 }
 
@@ -203,9 +216,9 @@ mod tests {
                 ($aes:expr) => {{
                     let g = Gcm::new($aes, 16);
                     let mut h = g.ghash();
-                    h.update_padded_reversed(&aad);
-                    h.update_padded_reversed(&ct);
-                    h.update_padded_reversed(&length_block(aad.len(), ct.len()));
+                    g.ghash_update(&mut h, &aad);
+                    g.ghash_update(&mut h, &ct);
+                    g.ghash_update(&mut h, &length_block(aad.len(), ct.len()));
                     let ghash = byte_reverse(h.finalize());
                     let ecb = |b: &Block| {
                         let mut b = *b;

@@ -37,6 +37,20 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// A POLYVAL instance keyed with `h`, on the same backend as `self`.
     fn polyval(&self, h: &Block) -> Self::Polyval;
 
+    /// What a backend precomputes once per GCM key for GHASH (for example the
+    /// powers of its key); each message's hash state is a plain
+    /// [`Aes::Polyval`] used together with it.
+    type GhashTable: Clone + Zeroize;
+
+    /// The table for the POLYVAL key `h` (already mulX(ByteReverse(H))).
+    fn ghash_table(&self, h: &Block) -> Self::GhashTable;
+
+    /// [`Polyval::update_padded_reversed`] with the key's table at hand.
+    fn ghash_update(table: &Self::GhashTable, hash: &mut Self::Polyval, data: &[u8]) {
+        let _ = table;
+        hash.update_padded_reversed(data);
+    }
+
     /// Encrypts each block in place; the blocks are independent, so backends
     /// keep several in flight.
     fn encrypt_blocks(&self, blocks: &mut [Block]);
@@ -60,14 +74,26 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// GCM encryption's pass: CTR (as [`Aes::ctr32be`]), then GHASH of the
     /// ciphertext through `hash` (see [`Polyval::update_padded_reversed`]).
     /// Backends that stitch the two override this.
-    fn ctr32be_then_ghash(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
+    fn ctr32be_then_ghash(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+        hash: &mut Self::Polyval,
+        table: &Self::GhashTable,
+    ) {
         self.ctr32be(counter, data);
-        hash.update_padded_reversed(data);
+        Self::ghash_update(table, hash, data);
     }
 
     /// GCM decryption's pass: GHASH of the ciphertext, then CTR.
-    fn ghash_then_ctr32be(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
-        hash.update_padded_reversed(data);
+    fn ghash_then_ctr32be(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+        hash: &mut Self::Polyval,
+        table: &Self::GhashTable,
+    ) {
+        Self::ghash_update(table, hash, data);
         self.ctr32be(counter, data);
     }
 

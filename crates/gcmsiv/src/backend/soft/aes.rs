@@ -316,6 +316,9 @@ macro_rules! portable_aes {
             fn polyval(&self, h: &Block) -> Polyval {
                 Polyval::new(h)
             }
+            /// The portable hash needs no table.
+            type GhashTable = ();
+            fn ghash_table(&self, _h: &Block) {}
             fn encrypt_blocks(&self, blocks: &mut [Block]) {
                 self.0.encrypt_blocks(blocks)
             }

@@ -2,6 +2,7 @@
 //! bulk work, and CTR with a 32-bit little-endian counter.
 
 use super::super::Block;
+use super::clmul::Powers;
 use super::stitched::Stitch;
 use super::{Features, Polyval};
 use crate::backend::LANES;
@@ -269,8 +270,14 @@ impl<const NR: usize> Schedule<NR> {
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     unsafe fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
-        // SAFETY: same features.
-        let done = unsafe { self.ctr_stitched::<false>(counter, data, hash, Stitch::SivOpen) };
+        let mut done = 0;
+        if data.len() >= 16 * WIDTH {
+            let powers = Powers::new(hash.key());
+            // SAFETY: same features.
+            done = unsafe {
+                self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
+            };
+        }
         let tail_counter = crate::backend::counter_add_le32(counter, (done / 16) as u32);
         let tail = &mut data[done..];
         self.ctr32_chunks::<false>(&tail_counter, tail, |_, _| {});
@@ -289,18 +296,21 @@ impl<const NR: usize> Schedule<NR> {
         counter: &Block,
         data: &mut [u8],
         hash: &mut Polyval,
+        powers: &Powers,
     ) {
         let mode = if DECRYPT { Stitch::GcmOpen } else { Stitch::GcmSeal };
         // SAFETY: same features.
-        let done = unsafe { self.ctr_stitched::<true>(counter, data, hash, mode) };
+        let done = unsafe { self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode) };
         let tail_counter = crate::backend::counter_add_be32(counter, (done / 16) as u32);
         let tail = &mut data[done..];
         if DECRYPT {
-            crate::backend::Polyval::update_padded_reversed(hash, tail);
+            // SAFETY: same features.
+            unsafe { hash.update_padded_blocks::<true>(tail, Some(powers)) };
         }
         self.ctr32_chunks::<true>(&tail_counter, tail, |_, _| {});
         if !DECRYPT {
-            crate::backend::Polyval::update_padded_reversed(hash, tail);
+            // SAFETY: same features.
+            unsafe { hash.update_padded_blocks::<true>(tail, Some(powers)) };
         }
     }
 }
@@ -362,13 +372,35 @@ macro_rules! aesni_aes {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32_chunks::<true>(counter, data, |_, _| {}) }
             }
-            fn ctr32be_then_ghash(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32be_ghash::<false>(counter, data, hash) }
+            /// The powers H^1..H^8 of the GHASH key, computed once per GCM key.
+            type GhashTable = Powers;
+            fn ghash_table(&self, h: &Block) -> Powers {
+                // SAFETY: a schedule holds the Features proof; 16 readable bytes.
+                unsafe { Powers::new(_mm_loadu_si128(h.as_ptr().cast())) }
             }
-            fn ghash_then_ctr32be(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
+            fn ghash_update(table: &Powers, hash: &mut Polyval, data: &[u8]) {
+                // SAFETY: a Polyval holds the Features proof of CPU support.
+                unsafe { hash.update_padded_blocks::<true>(data, Some(table)) }
+            }
+            fn ctr32be_then_ghash(
+                &self,
+                counter: &Block,
+                data: &mut [u8],
+                hash: &mut Polyval,
+                table: &Powers,
+            ) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32be_ghash::<true>(counter, data, hash) }
+                unsafe { self.ctr32be_ghash::<false>(counter, data, hash, table) }
+            }
+            fn ghash_then_ctr32be(
+                &self,
+                counter: &Block,
+                data: &mut [u8],
+                hash: &mut Polyval,
+                table: &Powers,
+            ) {
+                // SAFETY: a schedule holds the Features proof of CPU support.
+                unsafe { self.ctr32be_ghash::<true>(counter, data, hash, table) }
             }
             fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.

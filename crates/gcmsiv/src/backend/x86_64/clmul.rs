@@ -23,8 +23,8 @@ pub(crate) struct Polyval {
 
 /// H^1..H^8 in the dot-product sense (H^(k+1) = dot(H^k, H)), and for each
 /// the XOR of its halves in the low lane, for Karatsuba.
-#[derive(Zeroize, ZeroizeOnDrop)]
-pub(super) struct Powers {
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Powers {
     /// `h[k]` = H^(k+1).
     pub(super) h: [__m128i; WIDTH],
     pub(super) h_xor: [__m128i; WIDTH],
@@ -91,6 +91,50 @@ pub(super) fn fold_halves(a: __m128i) -> __m128i {
 /// Horner's rule, one dependent multiplication per block.
 const AGGREGATE_FROM: usize = 16 * WIDTH;
 
+/// Absorbs whole blocks into `s` (key `h`): aggregated 8 at a time with the
+/// given table of powers, or with one built here for long inputs, or by
+/// Horner's rule for short ones without a table. `REVERSED` byte-reverses
+/// each block first (GHASH's order).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: __m128i, blocks: &[u8], table: Option<&Powers>) {
+    let reverse = byte_reverse_mask();
+    let load = |b: &[u8]| {
+        // SAFETY: every chunk is whole 16-byte blocks.
+        let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+        if REVERSED { _mm_shuffle_epi8(x, reverse) } else { x }
+    };
+    let built;
+    let powers = match table {
+        Some(p) => p,
+        None if blocks.len() < AGGREGATE_FROM => {
+            for b in blocks.chunks_exact(16) {
+                *s = dot(_mm_xor_si128(*s, load(b)), h);
+            }
+            return;
+        }
+        None => {
+            built = Powers::new(h);
+            &built
+        }
+    };
+    let mut chunks = blocks.chunks_exact(16 * WIDTH);
+    for chunk in &mut chunks {
+        // A fixed-size array, so the eight products unroll.
+        let x: [__m128i; WIDTH] = core::array::from_fn(|k| load(&chunk[16 * k..]));
+        *s = aggregate(*s, &x, powers);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut x = [_mm_setzero_si128(); WIDTH];
+        let n = rest.len() / 16;
+        for (k, b) in rest.chunks_exact(16).enumerate() {
+            x[k] = load(b);
+        }
+        *s = aggregate(*s, &x[..n], powers);
+    }
+}
+
 /// S' = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H) for
 /// n = `x.len()` <= 8: n Karatsuba products summed unreduced, one reduction.
 #[inline]
@@ -148,35 +192,7 @@ impl Polyval {
     /// The CPU must support the enabled features; `blocks.len()` % 16 == 0.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     unsafe fn update<const REVERSED: bool>(&mut self, blocks: &[u8]) {
-        let reverse = byte_reverse_mask();
-        let load = |b: &[u8]| {
-            // SAFETY: every chunk is whole 16-byte blocks.
-            let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-            if REVERSED { _mm_shuffle_epi8(x, reverse) } else { x }
-        };
-        if blocks.len() < AGGREGATE_FROM {
-            for b in blocks.chunks_exact(16) {
-                // SAFETY: same features.
-                unsafe { self.absorb(load(b)) };
-            }
-            return;
-        }
-        let powers = Powers::new(self.h);
-        let mut chunks = blocks.chunks_exact(16 * WIDTH);
-        for chunk in &mut chunks {
-            // A fixed-size array, so the eight products unroll.
-            let x: [__m128i; WIDTH] = core::array::from_fn(|k| load(&chunk[16 * k..]));
-            self.s = aggregate(self.s, &x, &powers);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut x = [_mm_setzero_si128(); WIDTH];
-            let n = rest.len() / 16;
-            for (k, b) in rest.chunks_exact(16).enumerate() {
-                x[k] = load(b);
-            }
-            self.s = aggregate(self.s, &x[..n], &powers);
-        }
+        absorb_blocks::<REVERSED>(&mut self.s, self.h, blocks, None);
     }
 
     /// Absorbs `data`, the final partial block zero-padded in a register; with
@@ -185,10 +201,13 @@ impl Polyval {
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn update_padded_blocks<const REVERSED: bool>(&mut self, data: &[u8]) {
+    pub(super) unsafe fn update_padded_blocks<const REVERSED: bool>(
+        &mut self,
+        data: &[u8],
+        table: Option<&Powers>,
+    ) {
         let whole = data.len() - data.len() % 16;
-        // SAFETY: same features; the slice is whole blocks.
-        unsafe { self.update::<REVERSED>(&data[..whole]) };
+        absorb_blocks::<REVERSED>(&mut self.s, self.h, &data[..whole], table);
         let rest = &data[whole..];
         if !rest.is_empty() {
             let mut last = [_mm_setzero_si128()];
@@ -216,7 +235,7 @@ impl crate::backend::Polyval for Polyval {
 
     fn update_padded(&mut self, data: &[u8]) {
         // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks::<false>(data) }
+        unsafe { self.update_padded_blocks::<false>(data, None) }
     }
 
     fn update_padded_lanes<const S: usize>(
@@ -229,7 +248,7 @@ impl crate::backend::Polyval for Polyval {
 
     fn update_padded_reversed(&mut self, data: &[u8]) {
         // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks::<true>(data) }
+        unsafe { self.update_padded_blocks::<true>(data, None) }
     }
 
     fn dot(&self, a: &Block, b: &Block) -> Block {

@@ -8,7 +8,6 @@
 //! are reloaded from memory (loads are cheap) rather than kept in registers,
 //! so nothing spills. One reduction per chunk.
 
-use super::Polyval;
 use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, aggregate, fold_halves, reduce};
 use crate::backend::Block;
@@ -41,14 +40,14 @@ impl<const NR: usize> Schedule<NR> {
         &self,
         counter: &Block,
         data: &mut [u8],
-        hash: &mut Polyval,
+        state: &mut __m128i,
+        powers: &Powers,
         mode: Stitch,
     ) -> usize {
         let chunks = data.len() / CHUNK;
         if chunks == 0 {
             return 0;
         }
-        let powers = Powers::new(hash.key());
         let reverse = byte_reverse_mask();
         let hash_output = mode != Stitch::GcmOpen;
         let reversed = mode != Stitch::SivOpen;
@@ -58,7 +57,7 @@ impl<const NR: usize> Schedule<NR> {
             ctr = _mm_shuffle_epi8(ctr, reverse);
         }
         let base = data.as_mut_ptr();
-        let mut s = *hash.state_mut();
+        let mut s = *state;
         let hash_block = |src: *const u8, j: usize, s: __m128i, acc: &mut [__m128i; 3]| {
             // SAFETY: the caller passes the start of a whole chunk inside `data`.
             let mut x = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
@@ -126,9 +125,9 @@ impl<const NR: usize> Schedule<NR> {
                 let b = unsafe { _mm_loadu_si128(last.add(16 * j).cast()) };
                 if reversed { _mm_shuffle_epi8(b, reverse) } else { b }
             });
-            s = aggregate(s, &x, &powers);
+            s = aggregate(s, &x, powers);
         }
-        *hash.state_mut() = s;
+        *state = s;
         chunks * CHUNK
     }
 }
