@@ -44,14 +44,7 @@ where
             .par_chunks(part)
             .enumerate()
             .map(|(i, chunk)| {
-                let mut hash = encryption_key.polyval(&h);
-                let mut blocks = 0;
-                if i == 0 {
-                    hash.update_padded(aad);
-                    blocks += aad.len().div_ceil(16) as u64;
-                }
-                hash.update_padded(chunk);
-                (hash.finalize(), blocks + chunk.len().div_ceil(16) as u64)
+                partial_sum(&encryption_key, &h, i, aad, chunk.len(), |hash| hash.update_padded(chunk))
             })
             .collect();
         let hash = join(first, &partials, aad);
@@ -83,21 +76,37 @@ where
             .par_chunks_mut(part)
             .enumerate()
             .map(|(i, chunk)| {
-                let mut hash = encryption_key.polyval(&h);
-                let mut blocks = 0;
-                if i == 0 {
-                    hash.update_padded(aad);
-                    blocks += aad.len().div_ceil(16) as u64;
-                }
                 let c = counter_add_le32(&counter, ((i * part) / 16) as u32);
-                encryption_key.ctr32le_then_polyval(&c, chunk, &mut hash);
-                (hash.finalize(), blocks + chunk.len().div_ceil(16) as u64)
+                let len = chunk.len();
+                partial_sum(&encryption_key, &h, i, aad, len, |hash| {
+                    encryption_key.ctr32le_then_polyval(&c, chunk, hash)
+                })
             })
             .collect();
         let hash = join(first, &partials, aad);
         let expected = crate::siv::finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
         crate::verify::release(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag)), buffer)
     }
+}
+
+/// One part's POLYVAL sum from zero and the number of blocks it covers; the
+/// first part also covers the AAD. `absorb` feeds the part's `len` bytes.
+fn partial_sum<A: Aes>(
+    key: &A,
+    h: &Block,
+    index: usize,
+    aad: &[u8],
+    len: usize,
+    absorb: impl FnOnce(&mut A::Polyval),
+) -> (Block, u64) {
+    let mut hash = key.polyval(h);
+    let mut blocks = len.div_ceil(16) as u64;
+    if index == 0 {
+        hash.update_padded(aad);
+        blocks += aad.len().div_ceil(16) as u64;
+    }
+    absorb(&mut hash);
+    (hash.finalize(), blocks)
 }
 
 /// Joins partial sums in order: S = (((S_0 H^n1) ^ S_1) H^n2) ^ S_2 ...
