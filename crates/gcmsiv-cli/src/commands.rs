@@ -1,0 +1,185 @@
+//! The three subcommands, each in the order that keeps the user's data safe: check
+//! every argument and file first, then ask for secrets, then do the work, then make
+//! the output final.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use zeroize::Zeroizing;
+
+use crate::cli::{AlgorithmArg, DecryptArgs, EncryptArgs, KeygenArgs, Secret};
+use crate::error::{DecodeError, Failure, io_reason};
+use crate::format::{Algorithm, HEADER_LEN, Header, KeyMode, MAC_OFFSET, SALT_LEN};
+use crate::keys::{FileKeys, MasterKey};
+use crate::output::{Destination, temp_beside};
+use crate::pipeline::{self, Job, read_full};
+use crate::{passphrase, progress};
+
+/// Largest key file read: a key file is under 200 bytes.
+const KEY_FILE_MAX: u64 = 4096;
+
+const TO_TERMINAL_HINT: &str = "use -o FILE or redirect standard output";
+
+pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
+    let key = MasterKey::generate()
+        .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
+    let text = key.to_key_file();
+    let Some(path) = args.output.filter(|p| p != Path::new("-")) else {
+        return io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| Failure::usage(format!("cannot write standard output: {}", io_reason(&e))));
+    };
+    let exists =
+        || Failure::usage(format!("{} already exists: refusing to overwrite a key file", path.display()));
+    if path.symlink_metadata().is_ok() {
+        return Err(exists());
+    }
+    // Temporary files are created with mode 0600, so the key is never readable by others.
+    let mut temp = temp_beside(&path)?;
+    temp.write_all(text.as_bytes())
+        .and_then(|()| temp.as_file().sync_all())
+        .map_err(|e| Failure::io("cannot write", &path, e))?;
+    temp.persist_noclobber(&path).map_err(|e| match e.error.kind() {
+        io::ErrorKind::AlreadyExists => exists(),
+        _ => Failure::io("cannot create", &path, e.error),
+    })?;
+    Ok(())
+}
+
+pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
+    let input = Input::open(args.common.input.as_deref())?;
+    let destination = Destination::plan(args.common.output.as_deref(), args.common.force, TO_TERMINAL_HINT)?;
+    let algorithm = match args.algorithm {
+        AlgorithmArg::Aes128 => Algorithm::Aes128GcmSiv,
+        AlgorithmArg::Aes256 => Algorithm::Aes256GcmSiv,
+    };
+    let mut salt = [0u8; SALT_LEN];
+    getrandom::fill(&mut salt)
+        .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
+    let (key_mode, master) = match &args.secret.key_file {
+        Some(path) => (KeyMode::KeyFile, read_key_file(path, args.common.quiet)?),
+        None => {
+            let cost = args.argon2_cost();
+            cost.check().map_err(|_| {
+                Failure::usage(
+                    "Argon2id cost out of range: memory 8 x lanes to 1048576 KiB, \
+                     1 to 16 iterations, 1 to 16 lanes",
+                )
+            })?;
+            let passphrase = passphrase::read(args.secret.passphrase_env.as_deref(), true)?;
+            (KeyMode::Passphrase(cost), MasterKey::from_passphrase(passphrase.as_bytes(), &salt, cost))
+        }
+    };
+    let header = Header { algorithm, key_mode, chunk_exp: args.chunk_size_exp, salt };
+    let keys = FileKeys::derive(&master, &header);
+    drop(master);
+    let fields = header.encode();
+    let header_mac = keys.header_mac(&fields);
+    let mut header_bytes = [0u8; HEADER_LEN];
+    header_bytes[..MAC_OFFSET].copy_from_slice(&fields);
+    header_bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
+
+    let (file, sink) = destination.open()?;
+    let progress = progress::bar(input.size, args.common.quiet);
+    let job = Job::new(keys.payload, header_mac, &header, &progress, input.name, sink.name());
+    pipeline::encrypt(input.file, file, header_bytes, job)?;
+    progress.finish_and_clear();
+    sink.commit()
+}
+
+pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
+    let mut input = Input::open(args.common.input.as_deref())?;
+    let destination = Destination::plan(args.common.output.as_deref(), args.common.force, TO_TERMINAL_HINT)?;
+    let mut head = [0u8; HEADER_LEN];
+    let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
+    let (header, mac) = Header::parse(&head[..got])?;
+    let Secret { key_file, passphrase_env, .. } = &args.secret;
+    let master = match (header.key_mode, key_file) {
+        (KeyMode::KeyFile, Some(path)) => read_key_file(path, args.common.quiet)?,
+        (KeyMode::Passphrase(cost), None) => {
+            let passphrase = passphrase::read(passphrase_env.as_deref(), false)?;
+            MasterKey::from_passphrase(passphrase.as_bytes(), &header.salt, cost)
+        }
+        (mode, _) => {
+            let file_uses_passphrase = matches!(mode, KeyMode::Passphrase(_));
+            return Err(DecodeError::WrongKeyMode { file_uses_passphrase }.into());
+        }
+    };
+    let keys = FileKeys::derive(&master, &header);
+    drop(master);
+    let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
+    if !keys.verify_header(fields, &mac) {
+        let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
+        return Err(DecodeError::WrongKey { passphrase }.into());
+    }
+
+    let (file, sink) = destination.open()?;
+    let progress = progress::bar(input.size, args.common.quiet);
+    let job = Job::new(keys.payload, mac, &header, &progress, input.name, sink.name());
+    pipeline::decrypt(input.file, file, job)?;
+    progress.finish_and_clear();
+    sink.commit()
+}
+
+/// The input: a named file or a duplicate of standard input.
+struct Input {
+    file: File,
+    /// Bytes, if the input is a regular file.
+    size: Option<u64>,
+    name: String,
+}
+
+impl Input {
+    fn open(path: Option<&Path>) -> Result<Self, Failure> {
+        let (file, name) = match path {
+            Some(path) if path != Path::new("-") => {
+                let file = File::open(path).map_err(|e| Failure::io("cannot open", path, e))?;
+                (file, path.display().to_string())
+            }
+            _ => {
+                if path.is_none() && io::stdin().is_terminal() {
+                    return Err(Failure::usage(
+                        "no input: name a file, or pipe data to standard input (use - to type it)",
+                    ));
+                }
+                // A duplicate of fd 0 as a plain file: unbuffered, so large reads go straight in.
+                let fd = io::stdin()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map_err(|e| Failure::usage(format!("cannot use standard input: {}", io_reason(&e))))?;
+                (File::from(fd), "standard input".to_string())
+            }
+        };
+        let meta =
+            file.metadata().map_err(|e| Failure::usage(format!("cannot read {name}: {}", io_reason(&e))))?;
+        if meta.is_dir() {
+            return Err(Failure::usage(format!("{name} is a directory")));
+        }
+        let size = meta.is_file().then_some(meta.len());
+        Ok(Input { file, size, name })
+    }
+
+    fn read_failure(&self, err: &io::Error) -> Failure {
+        Failure::usage(format!("cannot read {}: {}", self.name, io_reason(err)))
+    }
+}
+
+/// Reads and parses a key file; warns (unless `quiet`) if others can read it.
+fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
+    let file = File::open(path).map_err(|e| Failure::io("cannot read key file", path, e))?;
+    let meta = file.metadata().map_err(|e| Failure::io("cannot read key file", path, e))?;
+    if !quiet && meta.permissions().mode() & 0o077 != 0 {
+        eprintln!("gcmsiv: warning: key file {} is accessible by other users (chmod 600 it)", path.display());
+    }
+    // Room for the whole read up front: no reallocation leaves a copy behind.
+    let mut bytes = Zeroizing::new(Vec::with_capacity(KEY_FILE_MAX as usize + 64));
+    file.take(KEY_FILE_MAX)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::io("cannot read key file", path, e))?;
+    let not_a_key = |why: &str| Failure::usage(format!("{} is not a gcmsiv key file: {why}", path.display()));
+    let text = std::str::from_utf8(&bytes).map_err(|_| not_a_key("it is not text"))?;
+    MasterKey::from_key_file(text).map_err(not_a_key)
+}

@@ -1,0 +1,239 @@
+//! Secrets: the master secret (key file or Argon2id of a passphrase), the per-file
+//! keys derived from it with HKDF-SHA-256, and the header MAC that commits to them
+//! (docs/FORMAT.md, "Keys"). Every secret buffer is zeroized on drop, and no
+//! `Debug` here prints key material.
+
+use std::fmt;
+
+use gcmsiv::{Aes128GcmSiv, Aes256GcmSiv};
+use hkdf::Hkdf;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
+
+use crate::format::{Algorithm, Argon2Cost, Header, MAC_LEN, MAC_OFFSET, SALT_LEN, TAG_LEN};
+
+/// Bytes of the master secret in a key file, and of the Argon2id output.
+pub const MASTER_LEN: usize = 32;
+/// The key line's prefix in a key file.
+pub const KEY_LINE_PREFIX: &str = "gcmsiv-key-v1:";
+
+const INFO_HEADER_KEY: &[u8] = b"gcmsiv v1 header key";
+const INFO_PAYLOAD_KEY: &[u8] = b"gcmsiv v1 payload key";
+
+/// The user's 32-byte secret: HKDF's input keying material.
+pub struct MasterKey(Zeroizing<[u8; MASTER_LEN]>);
+
+impl fmt::Debug for MasterKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MasterKey(..)")
+    }
+}
+
+impl MasterKey {
+    /// A fresh random key from the operating system.
+    pub fn generate() -> Result<Self, getrandom::Error> {
+        let mut key = Zeroizing::new([0u8; MASTER_LEN]);
+        getrandom::fill(key.as_mut_slice())?;
+        Ok(MasterKey(key))
+    }
+
+    /// The key file text: a comment and the key line.
+    pub fn to_key_file(&self) -> Zeroizing<String> {
+        let mut text = Zeroizing::new(String::with_capacity(160));
+        text.push_str(
+            "# gcmsiv key file (docs/FORMAT.md). Keep it secret: it decrypts everything encrypted with it.\n",
+        );
+        text.push_str(KEY_LINE_PREFIX);
+        for byte in self.0.iter() {
+            text.push(hex_digit(byte >> 4));
+            text.push(hex_digit(byte & 0xf));
+        }
+        text.push('\n');
+        text
+    }
+
+    /// Parses key file text. The error says what is wrong without quoting the file.
+    pub fn from_key_file(text: &str) -> Result<Self, &'static str> {
+        let mut lines = text.lines().map(str::trim_end).filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let line = lines.next().ok_or("it holds no key line")?;
+        if lines.next().is_some() {
+            return Err("it holds more than one line that is not a comment");
+        }
+        let digits =
+            line.strip_prefix(KEY_LINE_PREFIX).ok_or("its key line does not start with gcmsiv-key-v1:")?;
+        if digits.len() != 2 * MASTER_LEN {
+            return Err("its key is not 64 hexadecimal digits");
+        }
+        let mut key = Zeroizing::new([0u8; MASTER_LEN]);
+        for (byte, pair) in key.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
+            let (Some(hi), Some(lo)) = (hex_value(pair[0]), hex_value(pair[1])) else {
+                return Err("its key is not 64 hexadecimal digits");
+            };
+            *byte = hi << 4 | lo;
+        }
+        Ok(MasterKey(key))
+    }
+
+    /// Argon2id (version 0x13) of the passphrase, salted with the file's salt.
+    pub fn from_passphrase(passphrase: &[u8], salt: &[u8; SALT_LEN], cost: Argon2Cost) -> Self {
+        let params = argon2::Params::new(cost.memory_kib, cost.iterations, cost.lanes, Some(MASTER_LEN))
+            .expect("internal error: Argon2id cost was checked");
+        let argon = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+        let mut key = Zeroizing::new([0u8; MASTER_LEN]);
+        argon
+            .hash_password_into(passphrase, salt, key.as_mut_slice())
+            .expect("internal error: Argon2id inputs were checked");
+        MasterKey(key)
+    }
+}
+
+fn hex_digit(nibble: u8) -> char {
+    char::from(b"0123456789abcdef"[usize::from(nibble)])
+}
+
+fn hex_value(digit: u8) -> Option<u8> {
+    match digit {
+        b'0'..=b'9' => Some(digit - b'0'),
+        b'a'..=b'f' => Some(digit - b'a' + 10),
+        b'A'..=b'F' => Some(digit - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// AES-GCM-SIV under the file's payload key, at either key size.
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)] // one per run: the size difference costs nothing
+pub enum PayloadCipher {
+    Aes128(Aes128GcmSiv),
+    Aes256(Aes256GcmSiv),
+}
+
+impl PayloadCipher {
+    /// Seals `buf` in place and returns its tag.
+    pub fn seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; TAG_LEN] {
+        let sealed = match self {
+            PayloadCipher::Aes128(c) => c.encrypt_in_place_detached(nonce, aad, buf),
+            PayloadCipher::Aes256(c) => c.encrypt_in_place_detached(nonce, aad, buf),
+        };
+        sealed.expect("internal error: chunk within AES-GCM-SIV limits")
+    }
+
+    /// Opens `buf` in place; on failure `buf` is wiped and nothing is released.
+    pub fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; TAG_LEN]) -> bool {
+        match self {
+            PayloadCipher::Aes128(c) => c.decrypt_in_place_detached(nonce, aad, buf, tag).is_ok(),
+            PayloadCipher::Aes256(c) => c.decrypt_in_place_detached(nonce, aad, buf, tag).is_ok(),
+        }
+    }
+}
+
+/// The keys of one file: the header MAC key and the payload cipher.
+pub struct FileKeys {
+    header_key: Zeroizing<[u8; 32]>,
+    pub payload: PayloadCipher,
+}
+
+impl FileKeys {
+    /// HKDF-SHA-256 with the header's salt over the master secret.
+    pub fn derive(master: &MasterKey, header: &Header) -> Self {
+        let hkdf = Hkdf::<Sha256>::new(Some(&header.salt), master.0.as_slice());
+        let mut header_key = Zeroizing::new([0u8; 32]);
+        hkdf.expand(INFO_HEADER_KEY, header_key.as_mut_slice()).expect("internal error: HKDF length");
+        let mut payload_key = Zeroizing::new([0u8; 32]);
+        let payload_key = &mut payload_key[..header.algorithm.key_len()];
+        hkdf.expand_multi_info(&[INFO_PAYLOAD_KEY, &[header.algorithm.id()]], payload_key)
+            .expect("internal error: HKDF length");
+        let payload = match header.algorithm {
+            Algorithm::Aes128GcmSiv => PayloadCipher::Aes128(
+                Aes128GcmSiv::new_from_slice(payload_key).expect("internal error: key length"),
+            ),
+            Algorithm::Aes256GcmSiv => PayloadCipher::Aes256(
+                Aes256GcmSiv::new_from_slice(payload_key).expect("internal error: key length"),
+            ),
+        };
+        FileKeys { header_key, payload }
+    }
+
+    /// HMAC-SHA-256 of the header fields under the header key.
+    pub fn header_mac(&self, fields: &[u8; MAC_OFFSET]) -> [u8; MAC_LEN] {
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(self.header_key.as_slice())
+            .expect("internal error: HMAC accepts any key length");
+        mac.update(fields);
+        mac.finalize().into_bytes().into()
+    }
+
+    /// Whether `mac` is the header's MAC, compared in constant time.
+    pub fn verify_header(&self, fields: &[u8; MAC_OFFSET], mac: &[u8; MAC_LEN]) -> bool {
+        self.header_mac(fields).ct_eq(mac).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::KeyMode;
+
+    #[test]
+    fn key_file_round_trips_and_has_the_documented_shape() {
+        let key = MasterKey::generate().unwrap();
+        let text = key.to_key_file();
+        let line = text.lines().last().unwrap();
+        assert!(line.starts_with(KEY_LINE_PREFIX) && line.len() == KEY_LINE_PREFIX.len() + 64);
+        assert_eq!(*MasterKey::from_key_file(&text).unwrap().0, *key.0);
+        assert_eq!(
+            *MasterKey::from_key_file(&text.to_uppercase().replace("GCMSIV-KEY-V1", "gcmsiv-key-v1"))
+                .unwrap()
+                .0,
+            *key.0
+        );
+    }
+
+    #[test]
+    fn bad_key_files_are_refused_without_quoting_them() {
+        let good = format!("{KEY_LINE_PREFIX}{}", "ab".repeat(32));
+        assert!(MasterKey::from_key_file(&good).is_ok());
+        assert!(MasterKey::from_key_file(&format!("# c\n\n{good}\r\n")).is_ok());
+        for bad in [
+            String::new(),
+            "# only a comment".into(),
+            good[..good.len() - 1].into(),
+            format!("{good}0"),
+            good.replace("ab", "zz"),
+            format!("{good}\n{good}"),
+            "ab".repeat(32),
+        ] {
+            let err = MasterKey::from_key_file(&bad).unwrap_err();
+            assert!(!err.contains("ab") && !err.contains("zz"));
+        }
+    }
+
+    #[test]
+    fn debug_prints_no_key_material() {
+        let key = MasterKey::from_key_file(&format!("{KEY_LINE_PREFIX}{}", "ab".repeat(32))).unwrap();
+        assert_eq!(format!("{key:?}"), "MasterKey(..)");
+    }
+
+    #[test]
+    fn derived_keys_depend_on_salt_algorithm_and_key() {
+        let key = MasterKey::from_key_file(&format!("{KEY_LINE_PREFIX}{}", "01".repeat(32))).unwrap();
+        let other = MasterKey::from_key_file(&format!("{KEY_LINE_PREFIX}{}", "02".repeat(32))).unwrap();
+        let header = Header {
+            algorithm: Algorithm::Aes256GcmSiv,
+            key_mode: KeyMode::KeyFile,
+            chunk_exp: 16,
+            salt: [3; 32],
+        };
+        let fields = header.encode();
+        let mac = FileKeys::derive(&key, &header).header_mac(&fields);
+        assert!(FileKeys::derive(&key, &header).verify_header(&fields, &mac));
+        assert!(!FileKeys::derive(&other, &header).verify_header(&fields, &mac));
+        let salted = Header { salt: [4; 32], ..header.clone() };
+        assert_ne!(FileKeys::derive(&key, &salted).header_mac(&fields), mac);
+
+        let seal = |keys: FileKeys| keys.payload.seal(&[0; 12], b"", &mut []);
+        let aes128 = Header { algorithm: Algorithm::Aes128GcmSiv, ..header.clone() };
+        assert_ne!(seal(FileKeys::derive(&key, &header)), seal(FileKeys::derive(&key, &aes128)));
+    }
+}

@@ -1,0 +1,81 @@
+//! Reads tests/vectors/manifest.txt: the format's test vectors, one block each.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const FIELDS: [&str; 9] =
+    ["file", "key", "passphrase", "algorithm", "chunk_size", "plaintext", "error", "released", "source"];
+
+/// The folder holding the vectors.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("vectors")
+}
+
+/// One vector: its fields, checked to be known and complete.
+#[derive(Debug)]
+pub struct Vector {
+    fields: BTreeMap<String, String>,
+}
+
+impl Vector {
+    pub fn get(&self, field: &str) -> Option<&str> {
+        assert!(FIELDS.contains(&field), "unknown field {field}");
+        self.fields.get(field).map(String::as_str)
+    }
+
+    pub fn name(&self) -> &str {
+        self.get("file").unwrap()
+    }
+
+    pub fn read(&self, field: &str) -> Vec<u8> {
+        fs::read(dir().join(self.get(field).unwrap())).unwrap()
+    }
+
+    /// What a streaming reader releases before failing (`FILE[..N]` or `nothing`).
+    pub fn released(&self) -> Vec<u8> {
+        match self.get("released").unwrap() {
+            "nothing" => Vec::new(),
+            spec => {
+                let (file, end) = spec.strip_suffix(']').and_then(|s| s.split_once("[..")).unwrap();
+                fs::read(dir().join(file)).unwrap()[..end.parse::<usize>().unwrap()].to_vec()
+            }
+        }
+    }
+}
+
+/// Every vector in the manifest.
+pub fn load() -> Vec<Vector> {
+    let text = fs::read_to_string(dir().join("manifest.txt")).unwrap();
+    let mut vectors = Vec::new();
+    let mut fields = BTreeMap::new();
+    for line in text.lines().chain([""]) {
+        let line = line.trim();
+        if line.starts_with('#') {
+            continue;
+        }
+        if line.is_empty() {
+            if !fields.is_empty() {
+                vectors.push(checked(std::mem::take(&mut fields)));
+            }
+            continue;
+        }
+        let (key, value) = line.split_once(" = ").unwrap_or_else(|| panic!("bad manifest line {line:?}"));
+        assert!(FIELDS.contains(&key), "unknown field {key}");
+        assert!(fields.insert(key.to_string(), value.to_string()).is_none(), "field {key} twice");
+    }
+    assert!(vectors.len() >= 10, "the manifest lost vectors");
+    vectors
+}
+
+fn checked(fields: BTreeMap<String, String>) -> Vector {
+    let has = |k: &str| fields.contains_key(k);
+    assert!(has("file") && has("source"), "{fields:?}");
+    assert!(has("key") != has("passphrase"), "exactly one of key, passphrase: {fields:?}");
+    if has("plaintext") {
+        assert!(has("algorithm") && has("chunk_size") && !has("error") && !has("released"), "{fields:?}");
+    } else {
+        assert!(has("error") && has("released"), "{fields:?}");
+    }
+    Vector { fields }
+}

@@ -1,0 +1,34 @@
+//! The committed format vectors decrypt with the tool exactly as the manifest says:
+//! a change that breaks format version 1 fails here.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn the_tool_reads_every_committed_vector() {
+    for vector in manifest::load() {
+        let mut cmd = gcmsiv();
+        cmd.args(["decrypt", "-q"]).arg(manifest::dir().join(vector.name()));
+        match (vector.get("key"), vector.get("passphrase")) {
+            (Some(key), None) => {
+                cmd.arg("-k").arg(manifest::dir().join(key));
+            }
+            (None, Some(pass)) => {
+                cmd.args(["--passphrase-env", PASS_VAR]).env(PASS_VAR, pass);
+            }
+            _ => unreachable!("checked by the manifest reader"),
+        }
+        let out = run(cmd);
+        match vector.get("error") {
+            None => {
+                assert_ok(&out);
+                assert!(out.stdout == vector.read("plaintext"), "{}: wrong plaintext", vector.name());
+            }
+            Some(message) => {
+                assert_fails(&out, 1, message);
+                assert!(out.stdout == vector.released(), "{}: released the wrong bytes", vector.name());
+            }
+        }
+    }
+}
