@@ -27,6 +27,9 @@ cargo build -p gcmsiv --no-default-features
 step "doc tests and rustdoc (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --all-features --no-deps
 
+step "Python package: fresh virtual environment, wheel, pytest"
+scripts/test-python.sh
+
 step "constant time: valgrind memcheck with secrets marked undefined (ctgrind)"
 crates/ctcheck/ctgrind.sh
 

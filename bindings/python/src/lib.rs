@@ -1,0 +1,218 @@
+//! Python bindings for `gcmsiv`: `AESGCMSIV` and `AESGCM` with the API of
+//! pyca/cryptography's classes of the same names, plus batch calls that release the GIL.
+//!
+//! `buffer.rs` holds all the `unsafe` code (memory lent by Python's buffer protocol);
+//! `cipher.rs` puts both algorithms behind one trait with pyca's key and nonce rules;
+//! `ops.rs` implements each call once for both classes.
+
+#![deny(unsafe_code)]
+
+mod buffer;
+mod cipher;
+mod ops;
+
+use buffer::{ByteView, OutBuffer};
+use cipher::{Aead, Gcm, Siv};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+use zeroize::Zeroize;
+
+create_exception!(
+    gcmsiv,
+    InvalidTag,
+    PyException,
+    "Authentication failed: the ciphertext, tag, nonce, associated data or key is wrong.\n\n\
+     Raised for every decryption failure, with no further detail. The same role as\n\
+     ``cryptography.exceptions.InvalidTag``, but a separate class: gcmsiv does not depend on\n\
+     pyca/cryptography. Catch both if your code must handle either."
+);
+
+/// Key lengths every class accepts, in bytes: AES-128 and AES-256 (the core has no AES-192).
+const KEY_LENS: [usize; 2] = [16, 32];
+
+/// A cipher for `key` (16 or 32 bytes, any buffer), the copy of the key zeroized after use.
+fn new_cipher<C: Aead>(key: &ByteView<'_>) -> PyResult<C> {
+    let len = key.len();
+    if !KEY_LENS.contains(&len) {
+        return Err(PyValueError::new_err(C::KEY_ERROR));
+    }
+    let mut copy = [0u8; 32];
+    key.copy_to(0, &mut copy[..len]);
+    let cipher = C::from_key(&copy[..len]).map_err(cipher::to_py_err);
+    copy.zeroize();
+    cipher
+}
+
+/// `bit_length / 8` random bytes from `os.urandom`, as pyca's `generate_key`.
+fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Bound<'_, PyAny>> {
+    if bit_length % 8 != 0 || !KEY_LENS.contains(&(bit_length / 8)) {
+        return Err(PyValueError::new_err("bit_length must be 128 or 256"));
+    }
+    py.import("os")?.call_method1("urandom", (bit_length / 8,))
+}
+
+/// Both classes have the same methods; only the algorithm, its nonce rule and the
+/// docstrings differ.
+macro_rules! aead_class {
+    (
+        $name:ident, $core:ty,
+        class_doc: $class_doc:literal, nonce_doc: $nonce_doc:literal
+    ) => {
+        #[doc = $class_doc]
+        #[pyclass(frozen, module = "gcmsiv")]
+        pub struct $name {
+            cipher: $core,
+        }
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            fn new(key: ByteView<'_>) -> PyResult<Self> {
+                Ok($name { cipher: new_cipher(&key)? })
+            }
+
+            /// Returns a new random key of ``bit_length`` bits (128 or 256) from
+            /// ``os.urandom``.
+            #[staticmethod]
+            fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Bound<'_, PyAny>> {
+                generate_key(py, bit_length)
+            }
+
+            #[doc = concat!(
+                        "Encrypts and authenticates ``data``, and authenticates ``associated_data``\n",
+                        "(``None`` for none). Returns ciphertext || 16-byte tag as ``bytes``.\n\n",
+                        $nonce_doc, "\n\n",
+                        "Every argument may be any contiguous buffer of bytes. ``data`` may be empty.\n",
+                        "The GIL is released while the cipher runs on 4 KiB or more.")]
+            fn encrypt<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: ByteView<'_>,
+                data: ByteView<'_>,
+                associated_data: Option<ByteView<'_>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                ops::encrypt(py, &self.cipher, &nonce, &data, associated_data.as_ref())
+            }
+
+            /// Checks and decrypts ciphertext || tag, returning the plaintext as ``bytes``.
+            ///
+            /// Raises ``InvalidTag`` if the ciphertext, tag, nonce, associated data or key
+            /// is wrong, or ``data`` is shorter than a tag. No plaintext is released then.
+            fn decrypt<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: ByteView<'_>,
+                data: ByteView<'_>,
+                associated_data: Option<ByteView<'_>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                ops::decrypt(py, &self.cipher, &nonce, &data, associated_data.as_ref())
+            }
+
+            /// Like ``encrypt``, writing ciphertext || tag into ``buf``, a writable
+            /// contiguous buffer of exactly ``len(data) + 16`` bytes (``ValueError``
+            /// otherwise, as pyca). Returns the number of bytes written.
+            ///
+            /// ``buf`` may share memory with ``data`` (in-place encryption). Do not read
+            /// or write ``buf`` from another thread until the call returns.
+            fn encrypt_into(
+                &self,
+                py: Python<'_>,
+                nonce: ByteView<'_>,
+                data: ByteView<'_>,
+                associated_data: Option<ByteView<'_>>,
+                mut buf: OutBuffer,
+            ) -> PyResult<usize> {
+                ops::encrypt_into(py, &self.cipher, &nonce, &data, associated_data.as_ref(), &mut buf)
+            }
+
+            /// Like ``decrypt``, writing the plaintext into ``buf``, a writable contiguous
+            /// buffer of exactly ``len(data) - 16`` bytes. Returns the number of bytes
+            /// written.
+            ///
+            /// On ``InvalidTag`` the buffer is zeroed: it never holds unauthenticated
+            /// plaintext (pyca/cryptography leaves it there). ``buf`` may share memory
+            /// with ``data`` (in-place decryption).
+            fn decrypt_into(
+                &self,
+                py: Python<'_>,
+                nonce: ByteView<'_>,
+                data: ByteView<'_>,
+                associated_data: Option<ByteView<'_>>,
+                mut buf: OutBuffer,
+            ) -> PyResult<usize> {
+                ops::decrypt_into(py, &self.cipher, &nonce, &data, associated_data.as_ref(), &mut buf)
+            }
+
+            /// Encrypts many messages in one call: ``items`` is an iterable of
+            /// ``(nonce, data, associated_data)`` tuples, as for ``encrypt``. Returns a
+            /// list of ``bytes``, one per item, in order.
+            ///
+            /// Every item is checked first: a bad one raises what ``encrypt`` would
+            /// (message prefixed with ``items[i]``), before any encryption. The GIL is
+            /// released once for the whole batch.
+            fn encrypt_many<'py>(
+                &self,
+                py: Python<'py>,
+                items: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                ops::encrypt_many(py, &self.cipher, items)
+            }
+
+            /// Decrypts many messages in one call: ``items`` is an iterable of
+            /// ``(nonce, data, associated_data)`` tuples, as for ``decrypt``. Returns a
+            /// list with, for each item in order, the plaintext as ``bytes``, or ``None``
+            /// if that item failed authentication (where ``decrypt`` raises
+            /// ``InvalidTag``).
+            ///
+            /// Misuse (a bad nonce length, a non-buffer) raises before any work, as
+            /// ``encrypt_many``. The GIL is released once for the whole batch.
+            fn decrypt_many<'py>(
+                &self,
+                py: Python<'py>,
+                items: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                ops::decrypt_many(py, &self.cipher, items)
+            }
+        }
+    };
+}
+
+aead_class!(
+    AESGCMSIV, Siv,
+    class_doc: "AES-GCM-SIV (RFC 8452): authenticated encryption that survives nonce reuse.\n\n\
+        ``AESGCMSIV(key)`` with a 16- or 32-byte key (any buffer); a drop-in for\n\
+        ``cryptography.hazmat.primitives.ciphers.aead.AESGCMSIV``. A repeated nonce reveals\n\
+        only whether two (nonce, associated data, plaintext) triples were identical.",
+    nonce_doc: "``nonce`` must be 12 bytes (``ValueError`` otherwise). Use a fresh one per\n\
+        message where you can; a repeat leaks only message equality."
+);
+
+aead_class!(
+    AESGCM, Gcm,
+    class_doc: "AES-GCM (NIST SP 800-38D) with 16-byte tags.\n\n\
+        ``AESGCM(key)`` with a 16- or 32-byte key (any buffer); a drop-in for\n\
+        ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``. A nonce must never repeat\n\
+        under one key: a repeat leaks the XOR of two plaintexts and allows forgeries.\n\
+        Where nonces might repeat, use ``AESGCMSIV``.",
+    nonce_doc: "``nonce`` must be 8 to 128 bytes (``ValueError`` otherwise), as in pyca; 12 is\n\
+        standard and fastest. It must never repeat under this key."
+);
+
+/// The backend a new key runs on: ``"aesni-clmul"`` (AES-NI and PCLMULQDQ) or
+/// ``"portable"`` (constant-time software). Chosen once per key from the CPU's features.
+#[pyfunction]
+fn backend() -> &'static str {
+    gcmsiv::Backend::select().name()
+}
+
+#[pymodule]
+fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<AESGCMSIV>()?;
+    m.add_class::<AESGCM>()?;
+    m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
+    m.add_function(wrap_pyfunction!(backend, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Checks the Python package in bindings/python: rustfmt and clippy on the binding crate;
+# then, in a fresh virtual environment, ruff on its Python files, the wheel built and
+# installed with the one pip command users run, and every pytest test (vectors,
+# pyca/cryptography compatibility and differential tests, buffers, batches, threads,
+# stubs). Needs Rust, Python 3.11 or later (python3, or $PYTHON), PyPI and crates.io,
+# and the shared vectors beside the checkout. Works from any directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${PYTHON:-python3}"
+BINDING=bindings/python
+
+step() { printf '\n== %s\n' "$*"; }
+
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+    echo "the Python package needs Python 3.11 or later; set PYTHON to one" >&2
+    exit 1
+}
+test -d "${GCMSIV_VECTORS:-../shared/vectors}" || {
+    echo "the shared vectors folder must sit beside the checkout (or set GCMSIV_VECTORS)" >&2
+    exit 1
+}
+
+step "python binding: formatting and clippy (warnings denied)"
+cargo fmt --manifest-path "$BINDING/Cargo.toml" -- --check
+cargo clippy --manifest-path "$BINDING/Cargo.toml" --all-targets -- -D warnings
+
+step "python binding: fresh virtual environment"
+VENV="$(mktemp -d)"
+trap 'rm -rf "$VENV"' EXIT
+"$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+"$VENV/bin/python" -m pip install --quiet pytest hypothesis cryptography numpy mypy ruff
+
+step "python binding: ruff (lint and formatting of the tests, benchmark and stubs)"
+"$VENV/bin/ruff" check "$BINDING"
+"$VENV/bin/ruff" format --check "$BINDING"
+
+step "python binding: pip install ./$BINDING"
+"$VENV/bin/python" -m pip install "./$BINDING"
+
+step "python binding: pytest"
+# Run from the tests folder so that `import gcmsiv` finds the installed wheel, never the
+# source folder.
+(cd "$BINDING/tests" && "$VENV/bin/python" -m pytest -p no:cacheprovider -q .)
