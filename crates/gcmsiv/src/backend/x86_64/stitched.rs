@@ -12,7 +12,6 @@ use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, aggregate, fold_halves, reduce};
 use crate::backend::Block;
 use core::arch::x86_64::*;
-use zeroize::Zeroize;
 
 const WIDTH: usize = 8;
 const CHUNK: usize = 16 * WIDTH;
@@ -88,12 +87,28 @@ impl<const NR: usize> Schedule<NR> {
                 (true, _) => Some(unsafe { chunk.sub(CHUNK) }),
                 (false, _) => Some(chunk),
             };
-            let mut ks: [__m128i; WIDTH] = core::array::from_fn(|k| {
-                let n = (c * WIDTH + k) as u32 as i32;
-                let x = _mm_add_epi32(ctr, _mm_setr_epi32(n, 0, 0, 0));
-                let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
-                _mm_xor_si128(x, self.rk[0])
-            });
+            let first = (c * WIDTH) as u32;
+            // GCM's big-endian counter: while the last byte does not wrap
+            // within this chunk, the eight counters are that byte plus 0..7,
+            // added straight into the big-endian block (the lane's top byte).
+            // The counter is public (it comes from the IV), so this branch is too.
+            let be_low = {
+                let c0 = _mm_add_epi32(ctr, _mm_setr_epi32(first as i32, 0, 0, 0));
+                (_mm_cvtsi128_si32(c0) as u32 & 0xff) as usize
+            };
+            let mut ks: [__m128i; WIDTH] = if BE && be_low + WIDTH <= 256 {
+                let base =
+                    _mm_shuffle_epi8(_mm_add_epi32(ctr, _mm_setr_epi32(first as i32, 0, 0, 0)), reverse);
+                core::array::from_fn(|k| {
+                    _mm_xor_si128(_mm_add_epi32(base, _mm_setr_epi32(0, 0, 0, (k as i32) << 24)), self.rk[0])
+                })
+            } else {
+                core::array::from_fn(|k| {
+                    let x = _mm_add_epi32(ctr, _mm_setr_epi32(first.wrapping_add(k as u32) as i32, 0, 0, 0));
+                    let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
+                    _mm_xor_si128(x, self.rk[0])
+                })
+            };
             let mut acc = [_mm_setzero_si128(); 3];
             for r in 1..NR {
                 for x in ks.iter_mut() {
@@ -103,6 +118,8 @@ impl<const NR: usize> Schedule<NR> {
                     hash_block(src, r - 1, s, &mut acc);
                 }
             }
+            // `ks` ends up holding this pass's output, already in `data`: no
+            // keystream is left behind to wipe.
             for (k, x) in ks.iter_mut().enumerate() {
                 // SAFETY: block k of this chunk, inside `data`.
                 unsafe {
@@ -111,7 +128,6 @@ impl<const NR: usize> Schedule<NR> {
                     _mm_storeu_si128(p, *x);
                 }
             }
-            ks.zeroize();
             if src.is_some() {
                 s = finish(acc);
             }
