@@ -104,7 +104,7 @@ pub fn print(key_bits: usize, rounds: usize) {
                                 let nonce = aws_lc_rs::aead::Nonce::assume_unique_for_key(*n);
                                 let tag =
                                     aws.seal_in_place_separate_tag(nonce, aws_lc_rs::aead::Aad::empty(), b);
-                                std::hint::black_box(tag.unwrap());
+                                let _ = std::hint::black_box(tag.unwrap());
                             }
                         }
                         (_, false) => {
