@@ -8,7 +8,7 @@
 //! are reloaded from memory (loads are cheap) rather than kept in registers,
 //! so nothing spills. One reduction per chunk.
 
-use super::aesni::{Schedule, byte_reverse_mask};
+use super::aesni::{Schedule, aesenc8, byte_reverse_mask};
 use super::clmul::{Powers, aggregate, fold_halves, reduce};
 use crate::backend::Block;
 use core::arch::x86_64::*;
@@ -111,9 +111,7 @@ impl<const NR: usize> Schedule<NR> {
             };
             let mut acc = [_mm_setzero_si128(); 3];
             for r in 1..NR {
-                for x in ks.iter_mut() {
-                    *x = _mm_aesenc_si128(*x, self.rk[r]);
-                }
+                aesenc8(&mut ks, self.rk[r]);
                 if let (Some(src), true) = (src, r <= WIDTH) {
                     hash_block(src, r - 1, s, &mut acc);
                 }
