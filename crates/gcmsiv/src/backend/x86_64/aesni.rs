@@ -55,11 +55,11 @@ pub(super) fn sub_word(k: __m128i) -> __m128i {
 /// regroups the rounds block by block (to save registers), which leaves the
 /// core with one dependent chain at a time instead of eight independent ones:
 /// CTR then ran at half the AES units' throughput.
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn aesenc8(b: &mut [__m128i; 8], key: __m128i) {
-    // SAFETY: `aesenc` on registers only: no memory, no stack, no flags. Every
-    // caller is a `#[target_feature(enable = "aes")]` function, so the CPU
-    // has AES-NI.
+    // SAFETY: `aesenc` on registers only: no memory, no stack, no flags; the
+    // target features of this function (required of every caller) include AES-NI.
     unsafe {
         core::arch::asm!(
             "aesenc {b0}, {k}",
