@@ -87,28 +87,15 @@ impl<const NR: usize> Schedule<NR> {
                 (true, _) => Some(unsafe { chunk.sub(CHUNK) }),
                 (false, _) => Some(chunk),
             };
+            // Counters in the little-endian lane, byte-reversed back for GCM.
+            // (No shortcut that depends on the counter's value: for IVs that
+            // are not 96 bits, J0 comes from GHASH under the secret key.)
             let first = (c * WIDTH) as u32;
-            // GCM's big-endian counter: while the last byte does not wrap
-            // within this chunk, the eight counters are that byte plus 0..7,
-            // added straight into the big-endian block (the lane's top byte).
-            // The counter is public (it comes from the IV), so this branch is too.
-            let be_low = {
-                let c0 = _mm_add_epi32(ctr, _mm_setr_epi32(first as i32, 0, 0, 0));
-                (_mm_cvtsi128_si32(c0) as u32 & 0xff) as usize
-            };
-            let mut ks: [__m128i; WIDTH] = if BE && be_low + WIDTH <= 256 {
-                let base =
-                    _mm_shuffle_epi8(_mm_add_epi32(ctr, _mm_setr_epi32(first as i32, 0, 0, 0)), reverse);
-                core::array::from_fn(|k| {
-                    _mm_xor_si128(_mm_add_epi32(base, _mm_setr_epi32(0, 0, 0, (k as i32) << 24)), self.rk[0])
-                })
-            } else {
-                core::array::from_fn(|k| {
-                    let x = _mm_add_epi32(ctr, _mm_setr_epi32(first.wrapping_add(k as u32) as i32, 0, 0, 0));
-                    let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
-                    _mm_xor_si128(x, self.rk[0])
-                })
-            };
+            let mut ks: [__m128i; WIDTH] = core::array::from_fn(|k| {
+                let x = _mm_add_epi32(ctr, _mm_setr_epi32(first.wrapping_add(k as u32) as i32, 0, 0, 0));
+                let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
+                _mm_xor_si128(x, self.rk[0])
+            });
             let mut acc = [_mm_setzero_si128(); 3];
             for r in 1..NR {
                 aesenc8(&mut ks, self.rk[r]);
