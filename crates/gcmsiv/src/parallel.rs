@@ -47,8 +47,8 @@ where
                 partial_sum(&encryption_key, &h, i, aad, chunk.len(), |hash| hash.update_padded(chunk))
             })
             .collect();
-        let hash = join(first, &partials, aad);
-        let tag = crate::siv::finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
+        let mut hash = join(first, &partials, aad);
+        let tag = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
         // Pass 2: CTR by counter ranges.
         let counter = initial_counter(&tag);
         buffer.par_chunks_mut(part).enumerate().for_each(|(i, chunk)| {
@@ -83,8 +83,8 @@ where
                 })
             })
             .collect();
-        let hash = join(first, &partials, aad);
-        let expected = crate::siv::finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
+        let mut hash = join(first, &partials, aad);
+        let expected = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
         crate::verify::release(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag)), buffer)
     }
 }

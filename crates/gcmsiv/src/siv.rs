@@ -80,11 +80,13 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
         check_lengths(aad.len(), buffer.len(), P_MAX, Error::PlaintextTooLong)?;
-        let (encryption_key, mut hash) = self.key_generating_key.derive_record_keys(nonce);
-        hash.update_padded(aad);
-        hash.update_padded(buffer);
-        let tag = finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
-        encryption_key.ctr32le(&initial_counter(&tag), buffer);
+        // Kept as one value and used through its fields: destructuring would
+        // copy the expanded key schedule.
+        let mut keys = self.key_generating_key.derive_record_keys(nonce);
+        keys.1.update_padded(aad);
+        keys.1.update_padded(buffer);
+        let tag = finish_tag(&keys.0, &mut keys.1, aad.len(), buffer.len(), nonce);
+        keys.0.ctr32le(&initial_counter(&tag), buffer);
         Ok(tag)
     }
 
@@ -98,10 +100,10 @@ impl<A: Aes> GcmSiv<A> {
         tag: &Block,
     ) -> Result<(), Error> {
         check_lengths(aad.len(), buffer.len(), C_MAX - TAG_LEN as u64, Error::CiphertextTooLong)?;
-        let (encryption_key, mut hash) = self.key_generating_key.derive_record_keys(nonce);
-        hash.update_padded(aad);
-        encryption_key.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut hash);
-        let expected = finish_tag(&encryption_key, hash, aad.len(), buffer.len(), nonce);
+        let mut keys = self.key_generating_key.derive_record_keys(nonce);
+        keys.1.update_padded(aad);
+        keys.0.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut keys.1);
+        let expected = finish_tag(&keys.0, &mut keys.1, aad.len(), buffer.len(), nonce);
         crate::verify::release(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag)), buffer)
     }
 }
@@ -133,14 +135,13 @@ pub(crate) fn length_block(aad_len: usize, msg_len: usize) -> Block {
 /// Absorbs the length block, then: S_s ^ nonce, top bit cleared, encrypted.
 pub(crate) fn finish_tag<A: Aes>(
     encryption_key: &A,
-    mut hash: A::Polyval,
+    hash: &mut A::Polyval,
     aad_len: usize,
     msg_len: usize,
     nonce: &[u8; NONCE_LEN],
 ) -> Block {
     hash.update_blocks(&length_block(aad_len, msg_len));
     let mut s = tag_input(hash.finalize(), nonce);
-    drop(hash);
     encryption_key.encrypt_block(&mut s);
     s
 }
@@ -191,7 +192,7 @@ mod tests {
             reference.zeroize();
             h.update_padded(aad);
             h.update_padded(msg);
-            finish_tag(&enc, h, aad.len(), msg.len(), nonce)
+            finish_tag(&enc, &mut h, aad.len(), msg.len(), nonce)
         }
         fn ctr(&self, nonce: &[u8; 12], counter: &Block, data: &mut [u8]) {
             self.key_generating_key.derive_record_keys(nonce).0.ctr32le(counter, data);

@@ -3,6 +3,7 @@
 
 use super::super::Block;
 use super::clmul::Powers;
+use super::partial::{load_partial, store_partial};
 use super::stitched::Stitch;
 use super::{Features, Polyval};
 use crate::backend::LANES;
@@ -261,38 +262,47 @@ impl<const NR: usize> Schedule<NR> {
         }
         let tail = chunks.into_remainder();
         if !tail.is_empty() {
-            // The tail goes through a zeroed block buffer so every load and
-            // store is a whole 16 bytes.
-            let mut buf = [_mm_setzero_si128(); WIDTH];
-            // SAFETY: buf holds 16 * WIDTH bytes and the tail is shorter.
-            unsafe {
-                core::ptr::copy_nonoverlapping(tail.as_ptr(), buf.as_mut_ptr().cast::<u8>(), tail.len())
-            };
-            let blocks = tail.len().div_ceil(16);
-            let ks = counters();
             // Latency, not throughput, bounds a short tail: a group of 4 costs
             // about what 1 does, 8 about what 5 does.
-            macro_rules! tail {
-                ($n:literal) => {{
-                    let mut k: [__m128i; $n] = core::array::from_fn(|i| ks[i]);
-                    self.encrypt_n(&mut k);
-                    for (d, x) in buf.iter_mut().zip(k) {
-                        *d = _mm_xor_si128(*d, x);
-                    }
-                }};
+            let first = _mm_setr_epi32(next, 0, 0, 0);
+            match tail.len().div_ceil(16) {
+                1 => self.ctr_tail::<1, BE>(ctr0, first, reverse, tail),
+                2 => self.ctr_tail::<2, BE>(ctr0, first, reverse, tail),
+                3 | 4 => self.ctr_tail::<4, BE>(ctr0, first, reverse, tail),
+                _ => self.ctr_tail::<8, BE>(ctr0, first, reverse, tail),
             }
-            match blocks {
-                1 => tail!(1),
-                2 => tail!(2),
-                3 | 4 => tail!(4),
-                _ => tail!(8),
-            }
-            // SAFETY: as above, in the other direction.
-            unsafe {
-                core::ptr::copy_nonoverlapping(buf.as_ptr().cast::<u8>(), tail.as_mut_ptr(), tail.len())
-            };
-            buf.zeroize();
         }
+    }
+
+    /// CTR over a tail of at most `N` blocks (the last may be partial), from
+    /// counter `ctr0 + first` (in the little-endian lane; see [`Self::ctr32`]).
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    fn ctr_tail<const N: usize, const BE: bool>(
+        &self,
+        ctr0: __m128i,
+        first: __m128i,
+        reverse: __m128i,
+        tail: &mut [u8],
+    ) {
+        let base = _mm_add_epi32(ctr0, first);
+        let mut k: [__m128i; N] = core::array::from_fn(|i| {
+            let c = _mm_add_epi32(base, _mm_setr_epi32(i as i32, 0, 0, 0));
+            if BE { _mm_shuffle_epi8(c, reverse) } else { c }
+        });
+        self.encrypt_n(&mut k);
+        for (block, x) in tail.chunks_mut(16).zip(k) {
+            if block.len() == 16 {
+                // SAFETY: 16 readable and writable bytes.
+                unsafe {
+                    let p = block.as_mut_ptr().cast::<__m128i>();
+                    _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), x));
+                }
+            } else {
+                store_partial(block, _mm_xor_si128(load_partial(block), x));
+            }
+        }
+        k.zeroize();
     }
 
     /// GCM-SIV decryption in one pass: CTR with POLYVAL of the plaintext

@@ -210,11 +210,7 @@ impl Polyval {
         absorb_blocks::<REVERSED>(&mut self.s, self.h, &data[..whole], table);
         let rest = &data[whole..];
         if !rest.is_empty() {
-            let mut last = [_mm_setzero_si128()];
-            // SAFETY: `last` is 16 bytes and `rest` is shorter.
-            unsafe {
-                core::ptr::copy_nonoverlapping(rest.as_ptr(), last.as_mut_ptr().cast::<u8>(), rest.len())
-            };
+            let mut last = [super::partial::load_partial(rest)];
             if REVERSED {
                 last[0] = _mm_shuffle_epi8(last[0], byte_reverse_mask());
             }

@@ -20,12 +20,7 @@ unsafe fn load_padded(data: &[u8]) -> __m128i {
         // SAFETY: 16 readable bytes.
         unsafe { _mm_loadu_si128(data.as_ptr().cast()) }
     } else {
-        let mut b = [_mm_setzero_si128()];
-        // SAFETY: b holds 16 bytes and data is shorter.
-        unsafe { core::ptr::copy_nonoverlapping(data.as_ptr(), b.as_mut_ptr().cast::<u8>(), data.len()) };
-        let x = b[0];
-        b.zeroize();
-        x
+        super::partial::load_partial(data)
     }
 }
 
@@ -158,16 +153,7 @@ impl<const NR: usize> Schedule<NR> {
                                 // SAFETY: 16 writable bytes.
                                 unsafe { _mm_storeu_si128(chunk.as_mut_ptr().cast(), p) };
                             } else {
-                                let mut out = [p];
-                                // SAFETY: `out` holds 16 bytes; the chunk is shorter.
-                                unsafe {
-                                    core::ptr::copy_nonoverlapping(
-                                        out.as_ptr().cast::<u8>(),
-                                        chunk.as_mut_ptr(),
-                                        chunk.len(),
-                                    )
-                                };
-                                out.zeroize();
+                                super::partial::store_partial(chunk, p);
                             }
                         }
                     }

@@ -9,6 +9,7 @@
 mod aesni;
 mod clmul;
 mod lanes;
+mod partial;
 mod stitched;
 
 pub(crate) use aesni::{Aes128, Aes256};
