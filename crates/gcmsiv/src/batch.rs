@@ -124,22 +124,22 @@ impl<A: Aes> GcmSiv<A> {
 
     /// RFC 8452 section 4 for LANES messages with their steps interleaved.
     fn seal_lanes(&self, g: &mut [BatchItem<'_>; LANES]) {
-        let (encryption_keys, mut hashes) =
-            self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
-        let tags = self.tags_lanes(&encryption_keys, &mut hashes, g.each_ref().map(|it| &*it.buffer), g);
+        // Used through its fields, not destructured: that would copy four key
+        // schedules.
+        let mut keys = self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
+        let tags = self.tags_lanes(&keys.0, &mut keys.1, g.each_ref().map(|it| &*it.buffer), g);
         let counters = tags.map(|t| initial_counter(&t));
-        A::ctr32le_lanes(encryption_keys.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
+        A::ctr32le_lanes(keys.0.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
         for (it, t) in g.iter_mut().zip(tags) {
             it.tag = t;
         }
     }
 
     fn open_lanes(&self, g: &mut [BatchItem<'_>; LANES], results: &mut [Result<(), Error>]) {
-        let (encryption_keys, mut hashes) =
-            self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
+        let mut keys = self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
         let counters = g.each_ref().map(|it| initial_counter(&it.tag));
-        A::ctr32le_lanes(encryption_keys.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
-        let expected = self.tags_lanes(&encryption_keys, &mut hashes, g.each_ref().map(|it| &*it.buffer), g);
+        A::ctr32le_lanes(keys.0.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
+        let expected = self.tags_lanes(&keys.0, &mut keys.1, g.each_ref().map(|it| &*it.buffer), g);
         for ((it, e), r) in g.iter_mut().zip(expected).zip(results) {
             let authentic = u128::from_le_bytes(e).ct_eq(&u128::from_le_bytes(it.tag));
             *r = crate::verify::release(authentic, it.buffer);
