@@ -178,6 +178,21 @@ impl<const NR: usize> Schedule<NR> {
         (Schedule { rk, features: self.features }, hash)
     }
 
+    /// Encrypts eight blocks, their rounds kept together (see [`aesenc8`]).
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) fn encrypt8(&self, b: &mut [__m128i; 8]) {
+        for x in b.iter_mut() {
+            *x = _mm_xor_si128(*x, self.rk[0]);
+        }
+        for key in &self.rk[1..NR] {
+            aesenc8(b, *key);
+        }
+        for x in b.iter_mut() {
+            *x = _mm_aesenclast_si128(*x, self.rk[NR]);
+        }
+    }
+
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]

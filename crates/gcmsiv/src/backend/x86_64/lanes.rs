@@ -57,12 +57,20 @@ impl<const NR: usize> Schedule<NR> {
         nonces: [&[u8; 12]; LANES],
     ) -> ([Schedule<M>; LANES], [Polyval; LANES]) {
         let mut b: [[__m128i; NB]; LANES] = nonces.map(|n| derivation_blocks::<NB>(n));
-        // Two lanes at a time: 8 (or 12) blocks cover the AES latency, and
-        // more would spill registers every round.
-        for pair in b.chunks_exact_mut(2) {
-            let pair: &mut [[__m128i; NB]; 2] = pair.try_into().expect("internal error: lane pair");
-            Self::encrypt_lanes([self; 2], pair);
+        // All lanes' blocks share the key-generating key: eight at a time
+        // (16 or 24 in all), each group's rounds kept together by `aesenc8`.
+        let mut flat = [_mm_setzero_si128(); 24];
+        for (l, lane) in b.iter().enumerate() {
+            flat[l * NB..(l + 1) * NB].copy_from_slice(lane);
         }
+        for group in flat[..LANES * NB].chunks_exact_mut(8) {
+            let group: &mut [__m128i; 8] = group.try_into().expect("internal error: group of 8");
+            self.encrypt8(group);
+        }
+        for (l, lane) in b.iter_mut().enumerate() {
+            lane.copy_from_slice(&flat[l * NB..(l + 1) * NB]);
+        }
+        flat.zeroize();
         let pair = |l: &[__m128i; NB], i: usize| _mm_unpacklo_epi64(l[i], l[i + 1]);
         let features = self.features;
         // The round keys are written straight into the schedules returned.
