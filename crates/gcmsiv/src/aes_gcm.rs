@@ -80,10 +80,7 @@ macro_rules! gcm_type {
 
             /// Like [`Self::new`], for a key whose length is known only at run time.
             pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
-                let key: &[u8; $key_len] = key
-                    .try_into()
-                    .map_err(|_| Error::InvalidKeyLength { expected: $key_len, actual: key.len() })?;
-                Ok(Self::new(key))
+                Ok(Self::new(crate::buffers::key_array(key)?))
             }
 
             /// A cipher whose tags are `tag_len` bytes, 12 to 16 (96 to 128 bits).
@@ -202,28 +199,18 @@ macro_rules! gcm_type {
 
             /// Writes ciphertext || tag into `out` and returns the bytes written.
             pub fn encrypt_into(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-                let needed = plaintext.len().checked_add(self.tag_len()).ok_or(Error::PlaintextTooLong)?;
-                if out.len() < needed {
-                    return Err(Error::BufferTooSmall { needed, actual: out.len() });
-                }
-                let (body, rest) = out.split_at_mut(plaintext.len());
-                body.copy_from_slice(plaintext);
-                let tag = self.encrypt_in_place_detached(nonce, aad, body)?;
-                rest[..tag.as_bytes().len()].copy_from_slice(tag.as_bytes());
-                Ok(needed)
+                crate::buffers::seal_into(plaintext, out, self.tag_len(), |body| {
+                    self.encrypt_in_place_detached(nonce, aad, body)
+                })
             }
 
             /// Writes the plaintext of ciphertext || tag into `out`; returns its length.
             #[must_use = "`out` holds plaintext only if this returns Ok"]
             pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], ciphertext_and_tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
                 let (ciphertext, tag) = self.split_tag(ciphertext_and_tag)?;
-                if out.len() < ciphertext.len() {
-                    return Err(Error::BufferTooSmall { needed: ciphertext.len(), actual: out.len() });
-                }
-                let body = &mut out[..ciphertext.len()];
-                body.copy_from_slice(ciphertext);
-                self.decrypt_in_place_detached(nonce, aad, body, tag)?;
-                Ok(ciphertext.len())
+                crate::buffers::open_into(ciphertext, out, |body| {
+                    self.decrypt_in_place_detached(nonce, aad, body, tag)
+                })
             }
 
             fn split_tag<'a>(&self, sealed: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), Error> {

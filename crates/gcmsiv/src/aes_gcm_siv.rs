@@ -56,10 +56,7 @@ macro_rules! gcm_siv_type {
             #[doc = concat!("assert!(", stringify!($name), "::new_from_slice(&[0u8; 7]).is_err());")]
             /// ```
             pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
-                let key: &[u8; $key_len] = key
-                    .try_into()
-                    .map_err(|_| Error::InvalidKeyLength { expected: $key_len, actual: key.len() })?;
-                Ok(Self::new(key))
+                Ok(Self::new(crate::buffers::key_array(key)?))
             }
 
             /// A cipher on a chosen backend; [`Error::BackendUnavailable`] if the CPU
@@ -196,15 +193,9 @@ macro_rules! gcm_siv_type {
                 plaintext: &[u8],
                 out: &mut [u8],
             ) -> Result<usize, Error> {
-                let needed = plaintext.len().checked_add(TAG_LEN).ok_or(Error::PlaintextTooLong)?;
-                if out.len() < needed {
-                    return Err(Error::BufferTooSmall { needed, actual: out.len() });
-                }
-                let (body, rest) = out.split_at_mut(plaintext.len());
-                body.copy_from_slice(plaintext);
-                let tag = self.encrypt_in_place_detached(nonce, aad, body)?;
-                rest[..TAG_LEN].copy_from_slice(&tag);
-                Ok(needed)
+                crate::buffers::seal_into(plaintext, out, TAG_LEN, |body| {
+                    self.encrypt_in_place_detached(nonce, aad, body)
+                })
             }
 
             /// Writes the plaintext of ciphertext || tag into `out`, which needs
@@ -219,13 +210,9 @@ macro_rules! gcm_siv_type {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 let (ciphertext, tag) = split_tag(ciphertext_and_tag)?;
-                if out.len() < ciphertext.len() {
-                    return Err(Error::BufferTooSmall { needed: ciphertext.len(), actual: out.len() });
-                }
-                let body = &mut out[..ciphertext.len()];
-                body.copy_from_slice(ciphertext);
-                self.decrypt_in_place_detached(nonce, aad, body, tag)?;
-                Ok(ciphertext.len())
+                crate::buffers::open_into(ciphertext, out, |body| {
+                    self.decrypt_in_place_detached(nonce, aad, body, tag)
+                })
             }
 
         }

@@ -109,6 +109,7 @@ mod aes_gcm;
 mod aes_gcm_siv;
 mod backend;
 mod batch;
+mod buffers;
 mod dispatch;
 mod error;
 mod gcm;
