@@ -1,5 +1,6 @@
-//! AES-128 and AES-256 with AES-NI: key expansion, eight blocks in flight for
-//! bulk work, and CTR with a 32-bit little-endian counter.
+//! AES-128 and AES-256 with AES-NI: key expansion (also of per-nonce record
+//! keys, in registers), eight blocks in flight for bulk work, and CTR with
+//! GCM-SIV's 32-bit little-endian or GCM's big-endian counter.
 
 use super::super::Block;
 use super::clmul::Powers;
