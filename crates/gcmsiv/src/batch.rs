@@ -97,9 +97,13 @@ impl<A: Aes> GcmSiv<A> {
         if results.len() < items.len() {
             return Err(Error::BufferTooSmall { needed: items.len(), actual: results.len() });
         }
-        let body_max = crate::siv::C_MAX - TAG_LEN as u64;
         for it in items.iter() {
-            crate::siv::check_lengths(it.aad.len(), it.buffer.len(), body_max, Error::CiphertextTooLong)?;
+            crate::siv::check_lengths(
+                it.aad.len(),
+                it.buffer.len(),
+                crate::siv::CIPHERTEXT_BODY_MAX,
+                Error::CiphertextTooLong,
+            )?;
         }
         let n = items.len();
         let results = &mut results[..n];

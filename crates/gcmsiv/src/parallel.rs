@@ -66,8 +66,12 @@ where
         buffer: &mut [u8],
         tag: &Block,
     ) -> Result<(), Error> {
-        let body_max = crate::siv::C_MAX - crate::siv::TAG_LEN as u64;
-        crate::siv::check_lengths(aad.len(), buffer.len(), body_max, Error::CiphertextTooLong)?;
+        crate::siv::check_lengths(
+            aad.len(),
+            buffer.len(),
+            crate::siv::CIPHERTEXT_BODY_MAX,
+            Error::CiphertextTooLong,
+        )?;
         let (encryption_key, first) = self.key_generating_key().derive_record_keys(nonce);
         let part = part_len(buffer.len());
         let h = first.key();

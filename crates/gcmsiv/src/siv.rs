@@ -16,6 +16,8 @@ pub const P_MAX: u64 = 1 << 36;
 pub const A_MAX: u64 = 1 << 36;
 /// Longest ciphertext including the tag, in bytes: C_MAX = 2^36 + 16 (RFC 8452 section 6).
 pub const C_MAX: u64 = (1 << 36) + 16;
+/// Longest ciphertext body (without its tag) that decryption accepts.
+pub(crate) const CIPHERTEXT_BODY_MAX: u64 = C_MAX - TAG_LEN as u64;
 
 /// The per-nonce keys of RFC 8452 section 4, as bytes.
 #[derive(Zeroize, ZeroizeOnDrop)]
@@ -99,7 +101,7 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
         tag: &Block,
     ) -> Result<(), Error> {
-        check_lengths(aad.len(), buffer.len(), C_MAX - TAG_LEN as u64, Error::CiphertextTooLong)?;
+        check_lengths(aad.len(), buffer.len(), CIPHERTEXT_BODY_MAX, Error::CiphertextTooLong)?;
         let mut keys = self.key_generating_key.derive_record_keys(nonce);
         keys.1.update_padded(aad);
         keys.0.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut keys.1);
