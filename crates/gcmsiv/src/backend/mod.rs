@@ -19,6 +19,10 @@ pub(crate) type Block = [u8; 16];
 /// chains of AES rounds and carry-less multiplies to keep both units busy.
 pub(crate) const LANES: usize = 4;
 
+/// Messages and AAD up to this long may take the fused short-message kernels
+/// ([`Aes::seal_short`], [`Aes::open_short`]).
+pub(crate) const SHORT_MAX: usize = 64;
+
 /// An expanded AES key schedule (AES-128 or AES-256) on one backend.
 ///
 /// Implementations are constant-time with respect to the key and the data.
@@ -128,6 +132,34 @@ pub(crate) trait Aes: Sized + Zeroize {
         for ((k, c), d) in keys.into_iter().zip(counters).zip(data) {
             k.ctr32le(c, d);
         }
+    }
+
+    /// RFC 8452 section 4's encryption of `L` short messages (each message
+    /// and AAD at most [`SHORT_MAX`] bytes) with this key as the
+    /// key-generating key, in one fused kernel: returns the tags, or `None`
+    /// if the backend has no such kernel and the mode should run step by step.
+    fn seal_short<const L: usize>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
+        data: [&mut [u8]; L],
+    ) -> Option<[Block; L]> {
+        let _ = (nonces, aads, data);
+        None
+    }
+
+    /// Decryption's counterpart of [`Aes::seal_short`]: CTR from the received
+    /// `tags`, then the tags the plaintexts should have (the caller compares
+    /// and releases), or `None` as there.
+    fn open_short<const L: usize>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
+        data: [&mut [u8]; L],
+        tags: &[Block; L],
+    ) -> Option<[Block; L]> {
+        let _ = (nonces, aads, data, tags);
+        None
     }
 
     /// Decryption's pass over the ciphertext: CTR on `data` (as [`Aes::ctr32le`])

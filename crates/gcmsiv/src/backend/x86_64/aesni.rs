@@ -7,7 +7,7 @@ use super::clmul::Powers;
 use super::partial::{load_partial, store_partial};
 use super::stitched::Stitch;
 use super::{Features, Polyval};
-use crate::backend::LANES;
+use crate::backend::{LANES, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -373,6 +373,11 @@ impl<const NR: usize> Schedule<NR> {
     }
 }
 
+/// Whether every input is short enough for the fused kernels of `short.rs`.
+fn short_fits<const L: usize>(aads: &[&[u8]; L], data: &[&mut [u8]; L]) -> bool {
+    aads.iter().all(|a| a.len() <= SHORT_MAX) && data.iter().all(|d| d.len() <= SHORT_MAX)
+}
+
 /// The `pshufb` mask that reverses the 16 bytes of a block.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -463,6 +468,31 @@ macro_rules! aesni_aes {
             fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32le_then_polyval(counter, data, hash) }
+            }
+            fn seal_short<const L: usize>(
+                &self,
+                nonces: [&[u8; 12]; L],
+                aads: [&[u8]; L],
+                data: [&mut [u8]; L],
+            ) -> Option<[Block; L]> {
+                if !short_fits(&aads, &data) {
+                    return None;
+                }
+                // SAFETY: a schedule holds the Features proof; lengths checked.
+                Some(unsafe { self.seal_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data) })
+            }
+            fn open_short<const L: usize>(
+                &self,
+                nonces: [&[u8; 12]; L],
+                aads: [&[u8]; L],
+                data: [&mut [u8]; L],
+                tags: &[Block; L],
+            ) -> Option<[Block; L]> {
+                if !short_fits(&aads, &data) {
+                    return None;
+                }
+                // SAFETY: a schedule holds the Features proof; lengths checked.
+                Some(unsafe { self.open_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags) })
             }
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.

@@ -13,6 +13,7 @@ mod aesni;
 mod clmul;
 mod lanes;
 mod partial;
+mod short;
 mod stitched;
 
 pub(crate) use aesni::{Aes128, Aes256};
