@@ -21,7 +21,7 @@ pub(crate) const LANES: usize = 4;
 
 /// Messages and AAD up to this long may take the fused short-message kernels
 /// ([`Aes::seal_short`], [`Aes::open_short`]).
-pub(crate) const SHORT_MAX: usize = 64;
+pub(crate) const SHORT_MAX: usize = 128;
 
 /// An expanded AES key schedule (AES-128 or AES-256) on one backend.
 ///

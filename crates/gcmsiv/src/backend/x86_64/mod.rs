@@ -1,7 +1,8 @@
 //! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL. Files:
 //! `aesni.rs` (key schedules, blocks, CTR), `clmul.rs` (POLYVAL, powers of H),
-//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `lanes.rs` (batches),
-//! `partial.rs` (partial blocks without `memcpy`).
+//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `short.rs` (messages of
+//! up to 128 bytes, alone or four at a time, in one fused kernel), `lanes.rs`
+//! (batches of longer messages), `partial.rs` (partial blocks without `memcpy`).
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set

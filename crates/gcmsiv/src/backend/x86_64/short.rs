@@ -293,6 +293,7 @@ impl<const NR: usize> Schedule<NR> {
             1 => unsafe { ctr_short::<NR, L, 1>(&rk, &t, &mut data) },
             2 => unsafe { ctr_short::<NR, L, 2>(&rk, &t, &mut data) },
             3 => unsafe { ctr_short::<NR, L, 3>(&rk, &t, &mut data) },
+            4 => unsafe { ctr_short::<NR, L, 4>(&rk, &t, &mut data) },
             _ => unsafe { ctr_short::<NR, L, MAX_CTR>(&rk, &t, &mut data) },
         }
         rk.zeroize();
@@ -324,6 +325,7 @@ impl<const NR: usize> Schedule<NR> {
             1 => unsafe { open_ctr::<NR, L, 1>(&k, &mut rk, &received, &mut data) },
             2 => unsafe { open_ctr::<NR, L, 2>(&k, &mut rk, &received, &mut data) },
             3 => unsafe { open_ctr::<NR, L, 3>(&k, &mut rk, &received, &mut data) },
+            4 => unsafe { open_ctr::<NR, L, 4>(&k, &mut rk, &received, &mut data) },
             _ => unsafe { open_ctr::<NR, L, MAX_CTR>(&k, &mut rk, &received, &mut data) },
         }
         // SAFETY: same features; the caller bounds the lengths.
