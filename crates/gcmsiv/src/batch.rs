@@ -8,7 +8,6 @@
 use crate::Error;
 use crate::backend::{Aes, Block, LANES, Polyval};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN, initial_counter, length_block, tag_input};
-use subtle::ConstantTimeEq;
 
 /// Messages longer than this go through the one-message path even inside a
 /// batch: their set-up is a small part of their cost.
@@ -159,20 +158,18 @@ impl<A: Aes> GcmSiv<A> {
             g.each_mut().map(|it| &mut *it.buffer),
             &received,
         );
-        if let Some(expected) = short {
-            for ((it, e), r) in g.iter_mut().zip(expected).zip(results) {
-                let authentic = u128::from_le_bytes(e).ct_eq(&u128::from_le_bytes(it.tag));
-                *r = crate::verify::release(authentic, it.buffer);
+        let expected = match short {
+            Some(expected) => expected,
+            None => {
+                let mut keys =
+                    self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
+                let counters = g.each_ref().map(|it| initial_counter(&it.tag));
+                A::ctr32le_lanes(keys.0.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
+                self.tags_lanes(&keys.0, &mut keys.1, g.each_ref().map(|it| &*it.buffer), g)
             }
-            return;
-        }
-        let mut keys = self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
-        let counters = g.each_ref().map(|it| initial_counter(&it.tag));
-        A::ctr32le_lanes(keys.0.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
-        let expected = self.tags_lanes(&keys.0, &mut keys.1, g.each_ref().map(|it| &*it.buffer), g);
+        };
         for ((it, e), r) in g.iter_mut().zip(expected).zip(results) {
-            let authentic = u128::from_le_bytes(e).ct_eq(&u128::from_le_bytes(it.tag));
-            *r = crate::verify::release(authentic, it.buffer);
+            *r = crate::verify::release_if_tags_match(&e, &it.tag, it.buffer);
         }
     }
 

@@ -3,7 +3,6 @@
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval};
-use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 /// Nonce length in bytes (RFC 8452 section 4: N_MIN = N_MAX = 12).
@@ -107,16 +106,13 @@ impl<A: Aes> GcmSiv<A> {
         check_lengths(aad.len(), buffer.len(), CIPHERTEXT_BODY_MAX, Error::CiphertextTooLong)?;
         if let Some([expected]) = self.key_generating_key.open_short([nonce], [aad], [&mut *buffer], &[*tag])
         {
-            return crate::verify::release(
-                u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag)),
-                buffer,
-            );
+            return crate::verify::release_if_tags_match(&expected, tag, buffer);
         }
         let mut keys = self.key_generating_key.derive_record_keys(nonce);
         keys.1.update_padded(aad);
         keys.0.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut keys.1);
         let expected = finish_tag(&keys.0, &mut keys.1, aad.len(), buffer.len(), nonce);
-        crate::verify::release(u128::from_le_bytes(expected).ct_eq(&u128::from_le_bytes(*tag)), buffer)
+        crate::verify::release_if_tags_match(&expected, tag, buffer)
     }
 }
 

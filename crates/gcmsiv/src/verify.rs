@@ -4,7 +4,7 @@
 //! constant-time check (`crates/ctcheck`) can name exactly.
 
 use crate::Error;
-use subtle::Choice;
+use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 /// `Ok(())` if `authentic`; otherwise zeroes `buffer` (no unauthenticated
@@ -20,4 +20,13 @@ pub(crate) fn release(authentic: Choice, buffer: &mut [u8]) -> Result<(), Error>
         buffer.zeroize();
         Err(Error::Authentication)
     }
+}
+
+/// [`release`] after comparing a full 16-byte tag in constant time.
+pub(crate) fn release_if_tags_match(
+    expected: &[u8; 16],
+    received: &[u8; 16],
+    buffer: &mut [u8],
+) -> Result<(), Error> {
+    release(u128::from_le_bytes(*expected).ct_eq(&u128::from_le_bytes(*received)), buffer)
 }

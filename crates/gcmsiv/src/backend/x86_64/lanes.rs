@@ -5,24 +5,10 @@
 use super::Polyval;
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
 use super::clmul::dot;
+use super::partial::load_padded;
 use crate::backend::{Block, LANES};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
-
-/// Loads up to 16 bytes of `data`, zero-padding a short block.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn load_padded(data: &[u8]) -> __m128i {
-    if data.len() >= 16 {
-        // SAFETY: 16 readable bytes.
-        unsafe { _mm_loadu_si128(data.as_ptr().cast()) }
-    } else {
-        super::partial::load_partial(data)
-    }
-}
 
 impl<const NR: usize> Schedule<NR> {
     /// Encrypts `B` blocks of each of `L` lanes, each lane under its own key,
@@ -155,8 +141,7 @@ impl<const NR: usize> Schedule<NR> {
                         let start = (done * 16).min(d.len());
                         let end = ((done + $b) * 16).min(d.len());
                         for (j, chunk) in d[start..end].chunks_mut(16).enumerate() {
-                            // SAFETY: same features.
-                            let p = _mm_xor_si128(unsafe { load_padded(chunk) }, ks[j]);
+                            let p = _mm_xor_si128(load_padded(chunk), ks[j]);
                             if chunk.len() == 16 {
                                 // SAFETY: 16 writable bytes.
                                 unsafe { _mm_storeu_si128(chunk.as_mut_ptr().cast(), p) };
@@ -194,8 +179,7 @@ pub(super) unsafe fn polyval_lanes<const S: usize>(hashes: [&mut Polyval; LANES]
             for l in 0..LANES {
                 let d = data[l][seg];
                 if 16 * j < d.len() {
-                    // SAFETY: same features; the chunk is within `d`.
-                    let x = unsafe { load_padded(&d[16 * j..d.len().min(16 * j + 16)]) };
+                    let x = load_padded(&d[16 * j..d.len().min(16 * j + 16)]);
                     s[l] = dot(_mm_xor_si128(s[l], x), h[l]);
                 }
             }

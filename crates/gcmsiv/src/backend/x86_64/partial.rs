@@ -32,3 +32,14 @@ pub(super) fn store_partial(dst: &mut [u8], x: __m128i) {
         }
     }
 }
+
+/// Up to 16 bytes of `data`: a plain load for a whole block, else zero-padded.
+#[inline]
+pub(super) fn load_padded(data: &[u8]) -> __m128i {
+    if data.len() >= 16 {
+        // SAFETY: 16 readable bytes; SSE2 is part of x86-64.
+        unsafe { _mm_loadu_si128(data.as_ptr().cast()) }
+    } else {
+        load_partial(data)
+    }
+}

@@ -14,7 +14,7 @@
 
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
 use super::clmul::dot;
-use super::partial::{load_partial, store_partial};
+use super::partial::{load_padded, load_partial, store_partial};
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -24,21 +24,6 @@ const MAX_CTR: usize = SHORT_MAX / 16;
 
 /// Round keys of each lane (entries past NR unused).
 type Schedules<const L: usize> = [[__m128i; 15]; L];
-
-/// Up to 16 bytes of `data`, zero-padded.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn load_padded(data: &[u8]) -> __m128i {
-    if data.len() >= 16 {
-        // SAFETY: 16 readable bytes.
-        unsafe { _mm_loadu_si128(data.as_ptr().cast()) }
-    } else {
-        load_partial(data)
-    }
-}
 
 /// XORs `data` (at most `B` blocks; the last may be partial) with `keystream`.
 ///
@@ -177,12 +162,10 @@ unsafe fn polyval_short<const L: usize>(
         for l in 0..L {
             let Some(i) = (j + counts[l]).checked_sub(most) else { continue };
             let x = if i < aad_blocks[l] {
-                // SAFETY: same features; the chunk is within the AAD.
-                unsafe { load_padded(&aads[l][16 * i..aads[l].len().min(16 * i + 16)]) }
+                load_padded(&aads[l][16 * i..aads[l].len().min(16 * i + 16)])
             } else if i + 1 < counts[l] {
                 let m = 16 * (i - aad_blocks[l]);
-                // SAFETY: as above, within the message.
-                unsafe { load_padded(&msgs[l][m..msgs[l].len().min(m + 16)]) }
+                load_padded(&msgs[l][m..msgs[l].len().min(m + 16)])
             } else {
                 _mm_set_epi64x(bits(msgs[l].len()), bits(aads[l].len()))
             };
@@ -201,12 +184,10 @@ unsafe fn polyval_short<const L: usize>(
 unsafe fn polyval_one(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
     let mut s = _mm_setzero_si128();
     for chunk in aad.chunks(16) {
-        // SAFETY: same features.
-        s = dot(_mm_xor_si128(s, unsafe { load_padded(chunk) }), h);
+        s = dot(_mm_xor_si128(s, load_padded(chunk)), h);
     }
     for chunk in msg.chunks(16) {
-        // SAFETY: same features.
-        s = dot(_mm_xor_si128(s, unsafe { load_padded(chunk) }), h);
+        s = dot(_mm_xor_si128(s, load_padded(chunk)), h);
     }
     let bits = |n: usize| (n as u64 * 8) as i64;
     dot(_mm_xor_si128(s, _mm_set_epi64x(bits(msg.len()), bits(aad.len()))), h)
