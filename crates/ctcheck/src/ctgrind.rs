@@ -50,14 +50,34 @@ const GCM_TAG_LENS: [usize; 4] = [16, 12, 8, 4];
 /// GMAC data lengths (the data is authenticated, not encrypted, so public).
 const GMAC_LENGTHS: [usize; 6] = [0, 1, 16, 17, 64, 200];
 
-/// Batch sizes: less than one group of four (the batch code's lane count),
-/// one group, groups with a remainder, two groups.
+/// Batch sizes: less than one group of four (the batch code's lane count for
+/// longer items), one group, groups with a remainder, two groups, one group of
+/// eight (the fused kernels' group), and eight with a remainder.
 const BATCH_SIZES: std::ops::RangeInclusive<usize> = 1..=9;
 /// Lengths of batch items, dealt out in rotation: all at most 256 bytes, the
 /// largest a lane takes, so whole groups of four take the interleaved path.
 const BATCH_LENGTHS: [usize; 12] = [0, 1, 15, 16, 17, 32, 63, 64, 100, 129, 255, 256];
 /// Associated data lengths of batch items, in rotation (up to 256 too).
 const BATCH_AAD_LENS: [usize; 5] = [0, 5, 16, 21, 256];
+/// Lengths of the items of batches that fit the fused group kernels (at most
+/// 128 bytes of message and of AAD), mixed within each group.
+const SHORT_LENGTHS: [usize; 7] = [0, 1, 16, 17, 64, 100, 128];
+const SHORT_AAD_LENS: [usize; 3] = [0, 13, 128];
+
+/// How a batch's item lengths are chosen.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// From [`BATCH_LENGTHS`] and [`BATCH_AAD_LENS`], in rotation.
+    Dealt,
+    /// As `Dealt`, but item `.0` has `.1` bytes.
+    Long(usize, usize),
+    /// From [`SHORT_LENGTHS`] and [`SHORT_AAD_LENS`]: the group kernels.
+    Short,
+    /// Every item with `.0` bytes of AAD and `.1` of message: the group
+    /// kernels' equal-length steps.
+    Equal(usize, usize),
+}
+
 /// One extra batch: `LONG_BATCH.0` items, item `LONG_BATCH.1` of
 /// `LONG_BATCH.2` bytes. Its group (items 4..8) goes through the one-message
 /// path, the group before it through the interleaved one.
@@ -471,15 +491,23 @@ impl Batch {
     /// `n` items with lengths dealt from [`BATCH_LENGTHS`] and
     /// [`BATCH_AAD_LENS`] (starting at an offset that depends on `n`), and
     /// optionally one item of a given length.
-    fn new(rng: &mut Rng, n: usize, long: Option<(usize, usize)>) -> Self {
-        let len = |i: usize| match long {
-            Some((index, len)) if index == i => len,
-            _ => BATCH_LENGTHS[(3 * n + i) % BATCH_LENGTHS.len()],
+    fn new(rng: &mut Rng, n: usize, shape: Shape) -> Self {
+        // (AAD length, message length) of item i.
+        let lens = |i: usize| match shape {
+            Shape::Long(index, len) if index == i => (BATCH_AAD_LENS[(n + i) % BATCH_AAD_LENS.len()], len),
+            Shape::Dealt | Shape::Long(..) => (
+                BATCH_AAD_LENS[(n + i) % BATCH_AAD_LENS.len()],
+                BATCH_LENGTHS[(3 * n + i) % BATCH_LENGTHS.len()],
+            ),
+            Shape::Short => {
+                (SHORT_AAD_LENS[i % SHORT_AAD_LENS.len()], SHORT_LENGTHS[(n + i) % SHORT_LENGTHS.len()])
+            }
+            Shape::Equal(aad, len) => (aad, len),
         };
         Batch {
             nonces: (0..n).map(|_| rng.bytes()).collect(),
-            aads: (0..n).map(|i| random_vec(rng, BATCH_AAD_LENS[(n + i) % BATCH_AAD_LENS.len()])).collect(),
-            plaintexts: (0..n).map(|i| random_vec(rng, len(i))).collect(),
+            aads: (0..n).map(|i| random_vec(rng, lens(i).0)).collect(),
+            plaintexts: (0..n).map(|i| random_vec(rng, lens(i).1)).collect(),
         }
     }
 
@@ -521,15 +549,18 @@ fn check_batches<C: Cipher>(
 ) -> Result<String, String> {
     let who = format!("{} {} batches", C::NAME, backend.name());
     let (mut batches, mut items_opened) = (0usize, 0usize);
-    let shapes = BATCH_SIZES.map(|n| (n, None)).chain([(LONG_BATCH.0, Some((LONG_BATCH.1, LONG_BATCH.2)))]);
-    for (n, long) in shapes {
-        let case = match long {
-            None => format!("{who}, {n} items"),
-            Some((i, len)) => format!("{who}, {n} items, item {i} of {len} bytes"),
-        };
+    let shapes = BATCH_SIZES.map(|n| (n, Shape::Dealt)).chain([
+        (LONG_BATCH.0, Shape::Long(LONG_BATCH.1, LONG_BATCH.2)),
+        (8, Shape::Short),
+        (12, Shape::Short),
+        (8, Shape::Equal(0, 16)),
+        (12, Shape::Equal(21, 100)),
+    ]);
+    for (n, shape) in shapes {
+        let case = format!("{who}, {n} items, {shape:?}");
         let fail = |what: &str| format!("{case}: {what}");
         let key = random_vec(rng, C::KEY_LEN);
-        let batch = Batch::new(rng, n, long);
+        let batch = Batch::new(rng, n, shape);
 
         // Reference, one message at a time, nothing marked.
         let reference = C::with_backend(&key, backend).map_err(|e| fail(&e.to_string()))?;

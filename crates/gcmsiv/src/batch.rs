@@ -6,7 +6,7 @@
 //! [`LANES`] messages side by side so those chains overlap.
 
 use crate::Error;
-use crate::backend::{Aes, Block, LANES, Polyval};
+use crate::backend::{Aes, Block, GROUP, LANES, Polyval};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN, initial_counter, length_block, tag_input};
 
 /// Messages longer than this go through the one-message path even inside a
@@ -70,17 +70,20 @@ impl<A: Aes> GcmSiv<A> {
         for it in items.iter() {
             crate::siv::check_lengths(it.aad.len(), it.buffer.len(), P_MAX, Error::PlaintextTooLong)?;
         }
-        let mut groups = items.chunks_exact_mut(LANES);
+        let mut groups = items.chunks_exact_mut(GROUP);
         for group in &mut groups {
-            if fits_lanes(group) {
-                self.seal_lanes(group.try_into().expect("internal error: lane count"));
-            } else {
-                for it in group {
-                    it.tag = self.seal_in_place(it.nonce, it.aad, it.buffer)?;
+            let group: &mut [BatchItem<'_>; GROUP] = group.try_into().expect("internal error: group size");
+            if !self.seal_fused(group) {
+                for quad in group.chunks_exact_mut(LANES) {
+                    self.seal_quad(quad.try_into().expect("internal error: lane count"))?;
                 }
             }
         }
-        for it in groups.into_remainder() {
+        let mut quads = groups.into_remainder().chunks_exact_mut(LANES);
+        for quad in &mut quads {
+            self.seal_quad(quad.try_into().expect("internal error: lane count"))?;
+        }
+        for it in quads.into_remainder() {
             it.tag = self.seal_in_place(it.nonce, it.aad, it.buffer)?;
         }
         Ok(())
@@ -106,36 +109,77 @@ impl<A: Aes> GcmSiv<A> {
         }
         let n = items.len();
         let results = &mut results[..n];
-        let mut groups = items.chunks_exact_mut(LANES);
-        let mut out = results.chunks_exact_mut(LANES);
+        let mut groups = items.chunks_exact_mut(GROUP);
+        let mut out = results.chunks_exact_mut(GROUP);
         for (group, res) in (&mut groups).zip(&mut out) {
-            if fits_lanes(group) {
-                let group: &mut [BatchItem<'_>; LANES] =
-                    group.try_into().expect("internal error: lane count");
-                self.open_lanes(group, res);
-            } else {
-                for (it, r) in group.iter_mut().zip(res) {
-                    *r = self.open_in_place(it.nonce, it.aad, it.buffer, &it.tag);
+            let group: &mut [BatchItem<'_>; GROUP] = group.try_into().expect("internal error: group size");
+            if !self.open_fused(group, res) {
+                for (quad, res) in group.chunks_exact_mut(LANES).zip(res.chunks_exact_mut(LANES)) {
+                    self.open_quad(quad.try_into().expect("internal error: lane count"), res);
                 }
             }
         }
-        for (it, r) in groups.into_remainder().iter_mut().zip(out.into_remainder()) {
+        let mut quads = groups.into_remainder().chunks_exact_mut(LANES);
+        let mut out = out.into_remainder().chunks_exact_mut(LANES);
+        for (quad, res) in (&mut quads).zip(&mut out) {
+            self.open_quad(quad.try_into().expect("internal error: lane count"), res);
+        }
+        for (it, r) in quads.into_remainder().iter_mut().zip(out.into_remainder()) {
             *r = self.open_in_place(it.nonce, it.aad, it.buffer, &it.tag);
         }
         Ok(())
     }
 
-    /// RFC 8452 section 4 for LANES messages with their steps interleaved.
-    fn seal_lanes(&self, g: &mut [BatchItem<'_>; LANES]) {
+    /// Seals `L` short messages in the backend's fused kernel, if it has one
+    /// and they fit; false (nothing touched) otherwise.
+    fn seal_fused<const L: usize>(&self, g: &mut [BatchItem<'_>; L]) -> bool {
         let nonces = g.each_ref().map(|it| it.nonce);
         let aads = g.each_ref().map(|it| it.aad);
-        if let Some(tags) =
+        let Some(tags) =
             self.key_generating_key().seal_short(nonces, aads, g.each_mut().map(|it| &mut *it.buffer))
-        {
-            for (it, t) in g.iter_mut().zip(tags) {
-                it.tag = t;
+        else {
+            return false;
+        };
+        for (it, t) in g.iter_mut().zip(tags) {
+            it.tag = t;
+        }
+        true
+    }
+
+    /// Opens `L` short messages in the backend's fused kernel, as [`Self::seal_fused`].
+    fn open_fused<const L: usize>(
+        &self,
+        g: &mut [BatchItem<'_>; L],
+        results: &mut [Result<(), Error>],
+    ) -> bool {
+        let nonces = g.each_ref().map(|it| it.nonce);
+        let aads = g.each_ref().map(|it| it.aad);
+        let received = g.each_ref().map(|it| it.tag);
+        let Some(expected) = self.key_generating_key().open_short(
+            nonces,
+            aads,
+            g.each_mut().map(|it| &mut *it.buffer),
+            &received,
+        ) else {
+            return false;
+        };
+        for ((it, e), r) in g.iter_mut().zip(expected).zip(results) {
+            *r = crate::verify::release_if_tags_match(&e, &it.tag, it.buffer);
+        }
+        true
+    }
+
+    /// Seals LANES messages: fused if they are short, else with their steps
+    /// interleaved if they fit the lanes, else one by one.
+    fn seal_quad(&self, g: &mut [BatchItem<'_>; LANES]) -> Result<(), Error> {
+        if self.seal_fused(g) {
+            return Ok(());
+        }
+        if !fits_lanes(g) {
+            for it in g {
+                it.tag = self.seal_in_place(it.nonce, it.aad, it.buffer)?;
             }
-            return;
+            return Ok(());
         }
         // Used through its fields, not destructured: that would copy four key
         // schedules.
@@ -146,28 +190,24 @@ impl<A: Aes> GcmSiv<A> {
         for (it, t) in g.iter_mut().zip(tags) {
             it.tag = t;
         }
+        Ok(())
     }
 
-    fn open_lanes(&self, g: &mut [BatchItem<'_>; LANES], results: &mut [Result<(), Error>]) {
-        let nonces = g.each_ref().map(|it| it.nonce);
-        let aads = g.each_ref().map(|it| it.aad);
-        let received = g.each_ref().map(|it| it.tag);
-        let short = self.key_generating_key().open_short(
-            nonces,
-            aads,
-            g.each_mut().map(|it| &mut *it.buffer),
-            &received,
-        );
-        let expected = match short {
-            Some(expected) => expected,
-            None => {
-                let mut keys =
-                    self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
-                let counters = g.each_ref().map(|it| initial_counter(&it.tag));
-                A::ctr32le_lanes(keys.0.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
-                self.tags_lanes(&keys.0, &mut keys.1, g.each_ref().map(|it| &*it.buffer), g)
+    /// Opens LANES messages, as [`Self::seal_quad`].
+    fn open_quad(&self, g: &mut [BatchItem<'_>; LANES], results: &mut [Result<(), Error>]) {
+        if self.open_fused(g, results) {
+            return;
+        }
+        if !fits_lanes(g) {
+            for (it, r) in g.iter_mut().zip(results) {
+                *r = self.open_in_place(it.nonce, it.aad, it.buffer, &it.tag);
             }
-        };
+            return;
+        }
+        let mut keys = self.key_generating_key().derive_record_keys_lanes(g.each_ref().map(|it| it.nonce));
+        let counters = g.each_ref().map(|it| initial_counter(&it.tag));
+        A::ctr32le_lanes(keys.0.each_ref(), &counters, g.each_mut().map(|it| &mut *it.buffer));
+        let expected = self.tags_lanes(&keys.0, &mut keys.1, g.each_ref().map(|it| &*it.buffer), g);
         for ((it, e), r) in g.iter_mut().zip(expected).zip(results) {
             *r = crate::verify::release_if_tags_match(&e, &it.tag, it.buffer);
         }

@@ -99,6 +99,20 @@ fn batches_match_single_calls() {
     check(&[4; 32], &[], &[]);
 }
 
+/// Batches of equal-length records: the group kernels' common case, where
+/// every lane takes the same POLYVAL steps. Twelve items: a group of eight and
+/// one of four.
+#[test]
+fn equal_length_batches_match_single_calls() {
+    for (key, aad_len) in
+        [(&[5u8; 16][..], 0), (&[6; 32], 0), (&[7; 16], 13), (&[8; 32], 16), (&[9; 16], 128)]
+    {
+        for m in 0..=129 {
+            check(key, &[(aad_len, m); 12], &[1, 9]);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
     #[test]
@@ -140,8 +154,6 @@ fn short_messages_match_the_step_by_step_mode_at_every_length() {
         for backend in backends() {
             let c = Cipher::new(&key, backend);
             for aad_len in (0..=17usize).chain([31, 32, 33, 63, 64, 65, 127, 128, 129]) {
-                // Four lengths per batch, so a group mixes lengths (and pads
-                // its shorter lanes); the last group also holds one item.
                 let lens: Vec<usize> = (0..=129).collect();
                 let nonces: Vec<[u8; 12]> =
                     lens.iter().map(|&m| pattern(12, (aad_len * 7 + m) as u8).try_into().unwrap()).collect();
@@ -160,36 +172,41 @@ fn short_messages_match_the_step_by_step_mode_at_every_length() {
                     let t = c.seal(&nonces[m], &aad, &mut b);
                     assert_eq!((&b, t), (&expected[m].0, expected[m].1), "{backend:?} aad {aad_len} msg {m}");
                 }
-                let mut bufs = plain.clone();
-                let mut items: Vec<BatchItem> =
-                    bufs.iter_mut().enumerate().map(|(m, b)| BatchItem::new(&nonces[m], &aad, b)).collect();
-                c.seal_batch(&mut items).unwrap();
-                for (m, it) in items.iter().enumerate() {
-                    assert_eq!(
-                        (it.buffer.to_vec(), it.tag),
-                        expected[m],
-                        "{backend:?} batch aad {aad_len} msg {m}"
-                    );
-                }
-                // Tamper with every third item: those fail and are wiped, the rest open.
-                for (m, it) in items.iter_mut().enumerate() {
-                    if m % 3 == 1 {
-                        it.tag[m % 16] ^= 0x80;
-                    }
-                }
-                let mut results = vec![Ok(()); items.len()];
-                c.open_batch(&mut items, &mut results).unwrap();
-                for (m, it) in items.iter().enumerate() {
-                    if m % 3 == 1 {
+                // In order, groups of eight hold eight consecutive lengths
+                // (shorter lanes padded); rotated by 124, the first group
+                // mixes fused-size lanes with longer ones and splits in two.
+                for shift in [0, 124] {
+                    let order: Vec<usize> = (0..lens.len()).map(|i| (i + shift) % lens.len()).collect();
+                    let mut bufs: Vec<Vec<u8>> = order.iter().map(|&m| plain[m].clone()).collect();
+                    let mut items: Vec<BatchItem> = bufs
+                        .iter_mut()
+                        .zip(&order)
+                        .map(|(b, &m)| BatchItem::new(&nonces[m], &aad, b))
+                        .collect();
+                    c.seal_batch(&mut items).unwrap();
+                    for (it, &m) in items.iter().zip(&order) {
                         assert_eq!(
-                            results[m],
-                            Err(Error::Authentication),
-                            "{backend:?} aad {aad_len} msg {m}"
+                            (it.buffer.to_vec(), it.tag),
+                            expected[m],
+                            "{backend:?} batch aad {aad_len} msg {m} shift {shift}"
                         );
-                        assert!(it.buffer.iter().all(|&b| b == 0));
-                    } else {
-                        assert_eq!(results[m], Ok(()), "{backend:?} aad {aad_len} msg {m}");
-                        assert_eq!(it.buffer, plain[m].as_slice());
+                    }
+                    // Tamper with every third item: those fail and are wiped, the rest open.
+                    for (it, &m) in items.iter_mut().zip(&order) {
+                        if m % 3 == 1 {
+                            it.tag[m % 16] ^= 0x80;
+                        }
+                    }
+                    let mut results = vec![Ok(()); items.len()];
+                    c.open_batch(&mut items, &mut results).unwrap();
+                    for ((it, &m), r) in items.iter().zip(&order).zip(&results) {
+                        if m % 3 == 1 {
+                            assert_eq!(*r, Err(Error::Authentication), "{backend:?} aad {aad_len} msg {m}");
+                            assert!(it.buffer.iter().all(|&b| b == 0));
+                        } else {
+                            assert_eq!(*r, Ok(()), "{backend:?} aad {aad_len} msg {m}");
+                            assert_eq!(it.buffer, plain[m].as_slice());
+                        }
                     }
                 }
             }

@@ -19,6 +19,10 @@ pub(crate) type Block = [u8; 16];
 /// chains of AES rounds and carry-less multiplies to keep both units busy.
 pub(crate) const LANES: usize = 4;
 
+/// Short messages (see [`SHORT_MAX`]) a batch hands to one fused kernel call:
+/// eight, so each step of the set-up has eight independent chains.
+pub(crate) const GROUP: usize = 8;
+
 /// Messages and AAD up to this long may take the fused short-message kernels
 /// ([`Aes::seal_short`], [`Aes::open_short`]).
 pub(crate) const SHORT_MAX: usize = 128;

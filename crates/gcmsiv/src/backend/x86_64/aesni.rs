@@ -478,8 +478,15 @@ macro_rules! aesni_aes {
                 if !short_fits(&aads, &data) {
                     return None;
                 }
-                // SAFETY: a schedule holds the Features proof; lengths checked.
-                Some(unsafe { self.seal_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data) })
+                // SAFETY (both): a schedule holds the Features proof; lengths
+                // checked; a group's lane count is a multiple of 4.
+                Some(unsafe {
+                    if L % 4 == 0 {
+                        self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data)
+                    } else {
+                        self.seal_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data)
+                    }
+                })
             }
             fn open_short<const L: usize>(
                 &self,
@@ -491,8 +498,14 @@ macro_rules! aesni_aes {
                 if !short_fits(&aads, &data) {
                     return None;
                 }
-                // SAFETY: a schedule holds the Features proof; lengths checked.
-                Some(unsafe { self.open_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags) })
+                // SAFETY (both): as in `seal_short`.
+                Some(unsafe {
+                    if L % 4 == 0 {
+                        self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags)
+                    } else {
+                        self.open_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags)
+                    }
+                })
             }
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.

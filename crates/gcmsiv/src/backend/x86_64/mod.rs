@@ -1,7 +1,8 @@
 //! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL. Files:
 //! `aesni.rs` (key schedules, blocks, CTR), `clmul.rs` (POLYVAL, powers of H),
-//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `short.rs` (messages of
-//! up to 128 bytes, alone or four at a time, in one fused kernel), `lanes.rs`
+//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `short.rs` (one message
+//! of up to 128 bytes in one fused kernel), `group.rs` (a batch's short
+//! messages, four or eight at a time, step by step across them), `lanes.rs`
 //! (batches of longer messages), `partial.rs` (partial blocks without `memcpy`).
 //!
 //! Every function that uses these instructions carries
@@ -12,6 +13,7 @@
 
 mod aesni;
 mod clmul;
+mod group;
 mod lanes;
 mod partial;
 mod short;

@@ -144,7 +144,7 @@ fn expand_riding<const NR: usize, const L: usize, const B: usize>(
 /// The CPU must support the enabled features.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn polyval_short<const L: usize>(
+pub(super) unsafe fn polyval_short<const L: usize>(
     h: &[__m128i; L],
     aads: &[&[u8]; L],
     msgs: &[&[u8]; L],
@@ -196,7 +196,7 @@ unsafe fn polyval_one(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
 /// S_s ^ nonce with the top bit cleared: the block the tag encrypts.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn tag_input(s: __m128i, nonce: &[u8; 12]) -> __m128i {
+pub(super) fn tag_input(s: __m128i, nonce: &[u8; 12]) -> __m128i {
     // Loaded as 8 + 4 bytes into registers: a copy to a zeroed stack block
     // and a 16-byte load would stall on store forwarding, on the tag's chain.
     let lo = u64::from_le_bytes(nonce[..8].try_into().expect("8 bytes")) as i64;
@@ -214,7 +214,7 @@ fn counters<const B: usize>(tag: __m128i) -> [__m128i; B] {
     core::array::from_fn(|j| _mm_add_epi32(ctr0, _mm_setr_epi32(j as i32, 0, 0, 0)))
 }
 
-fn to_block(x: __m128i) -> Block {
+pub(super) fn to_block(x: __m128i) -> Block {
     let mut b = [0u8; 16];
     // SAFETY: 16 writable bytes; SSE2 is part of x86-64.
     unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), x) };
