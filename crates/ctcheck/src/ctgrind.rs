@@ -632,8 +632,8 @@ fn check_batches<C: Cipher>(
     }
     *opens += items_opened;
     Ok(format!(
-        "{who}: {batches} batches ({}..={} items, lengths up to 256 bytes; and {} items with item {} of {} \
-         bytes) x encrypt, decrypt, decrypt with tampered items; {items_opened} items opened: ok",
+        "{who}: {batches} batches ({}..={} items, lengths up to 256 bytes; {} items with item {} of {} \
+         bytes; groups of 8 and 12 short items, mixed and equal lengths) x encrypt, decrypt, decrypt with tampered items; {items_opened} items opened: ok",
         BATCH_SIZES.start(),
         BATCH_SIZES.end(),
         LONG_BATCH.0,

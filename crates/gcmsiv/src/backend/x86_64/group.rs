@@ -56,6 +56,57 @@ macro_rules! lanes4 {
     }};
 }
 
+/// One AES instruction (`aesenc`, `aesenclast`) on sixteen blocks under one
+/// round key, read from memory: with every vector register holding a block,
+/// the AES units see sixteen independent chains, twice the eight their
+/// latency needs, so one chain's ramp-down overlaps the next one's ramp-up.
+macro_rules! blocks16 {
+    ($ins:literal, $b:expr, $key:expr) => {{
+        let b: &mut [__m128i; 16] = $b;
+        let key: &__m128i = $key;
+        // SAFETY: reads the 16 bytes of `key`; registers otherwise; every
+        // caller enables AES-NI.
+        unsafe {
+            core::arch::asm!(
+                concat!($ins, " {b0}, xmmword ptr [{k}]"),
+                concat!($ins, " {b1}, xmmword ptr [{k}]"),
+                concat!($ins, " {b2}, xmmword ptr [{k}]"),
+                concat!($ins, " {b3}, xmmword ptr [{k}]"),
+                concat!($ins, " {b4}, xmmword ptr [{k}]"),
+                concat!($ins, " {b5}, xmmword ptr [{k}]"),
+                concat!($ins, " {b6}, xmmword ptr [{k}]"),
+                concat!($ins, " {b7}, xmmword ptr [{k}]"),
+                concat!($ins, " {b8}, xmmword ptr [{k}]"),
+                concat!($ins, " {b9}, xmmword ptr [{k}]"),
+                concat!($ins, " {b10}, xmmword ptr [{k}]"),
+                concat!($ins, " {b11}, xmmword ptr [{k}]"),
+                concat!($ins, " {b12}, xmmword ptr [{k}]"),
+                concat!($ins, " {b13}, xmmword ptr [{k}]"),
+                concat!($ins, " {b14}, xmmword ptr [{k}]"),
+                concat!($ins, " {b15}, xmmword ptr [{k}]"),
+                k = in(reg) key,
+                b0 = inout(xmm_reg) b[0],
+                b1 = inout(xmm_reg) b[1],
+                b2 = inout(xmm_reg) b[2],
+                b3 = inout(xmm_reg) b[3],
+                b4 = inout(xmm_reg) b[4],
+                b5 = inout(xmm_reg) b[5],
+                b6 = inout(xmm_reg) b[6],
+                b7 = inout(xmm_reg) b[7],
+                b8 = inout(xmm_reg) b[8],
+                b9 = inout(xmm_reg) b[9],
+                b10 = inout(xmm_reg) b[10],
+                b11 = inout(xmm_reg) b[11],
+                b12 = inout(xmm_reg) b[12],
+                b13 = inout(xmm_reg) b[13],
+                b14 = inout(xmm_reg) b[14],
+                b15 = inout(xmm_reg) b[15],
+                options(readonly, nostack, preserves_flags),
+            )
+        }
+    }};
+}
+
 /// Round `r` of AES on one block per lane, each under its lane's schedule.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -325,14 +376,23 @@ impl<const NR: usize> Schedule<NR> {
         k: &mut [[__m128i; 2]; L],
     ) {
         let pair = |b: &[__m128i], i: usize| _mm_unpacklo_epi64(b[i], b[i + 1]);
-        // Four lanes at a time: 16 or 24 blocks, encrypted eight at a time.
+        // Four lanes at a time: 16 or 24 blocks, sixteen in flight, then eight.
         for c in (0..L).step_by(4) {
             let mut x = [_mm_setzero_si128(); 24];
             for (i, n) in nonces[c..c + 4].iter().enumerate() {
                 x[NB * i..NB * (i + 1)].copy_from_slice(&derivation_blocks::<NB>(n));
             }
-            for eight in x[..4 * NB].chunks_exact_mut(8) {
-                self.encrypt8(eight.try_into().expect("eight blocks"));
+            let (sixteen, rest) = x.split_at_mut(16);
+            let sixteen: &mut [__m128i; 16] = sixteen.try_into().expect("sixteen blocks");
+            for b in sixteen.iter_mut() {
+                *b = _mm_xor_si128(*b, self.rk[0]);
+            }
+            for key in &self.rk[1..NR] {
+                blocks16!("aesenc", sixteen, key);
+            }
+            blocks16!("aesenclast", sixteen, &self.rk[NR]);
+            if NB == 6 {
+                self.encrypt8(rest.try_into().expect("eight blocks"));
             }
             for (i, b) in x[..4 * NB].chunks_exact(NB).enumerate() {
                 h[c + i] = pair(b, 0);
