@@ -3,7 +3,8 @@
 //! Sealing a short message is mostly set-up: record-key derivation, key
 //! expansion, the tag and the first counter block are chains of dependent AES
 //! rounds that leave the AES units idle. A batch runs the set-up of
-//! [`LANES`] messages side by side so those chains overlap.
+//! [`GROUP`] short messages (or [`LANES`] longer ones) side by side so those
+//! chains overlap.
 
 use crate::Error;
 use crate::backend::{Aes, Block, GROUP, LANES, Polyval};

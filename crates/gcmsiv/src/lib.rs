@@ -30,7 +30,7 @@
 //!
 //! - **Batches**: [`Aes128GcmSiv::encrypt_batch`] and [`Aes128GcmSiv::decrypt_batch`]
 //!   take many independent messages (each with its own nonce, AAD and buffer;
-//!   see [`BatchItem`]) and run the per-message set-up of four at a time side
+//!   see [`BatchItem`]) and run the per-message set-up of eight at a time side
 //!   by side. Use them for key wrapping, many small records, or any queue of short
 //!   messages under one key. Opening gives a result per message: one forgery
 //!   does not fail or leak the others.
