@@ -17,7 +17,7 @@
 use super::aesni::{RCON, Schedule, derivation_blocks};
 use super::clmul::{fold_halves, reduce};
 use super::partial::{load_partial, store_partial};
-use super::short::{polyval_short, tag_input, to_block};
+use super::short::{counter0, polyval_short, tag_input, to_block};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -354,13 +354,6 @@ unsafe fn polyval_group<const L: usize>(
         step(s, lengths, l);
     }
     s
-}
-
-/// Each tag with its top bit set: the first counter block.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn counter0(tag: __m128i) -> __m128i {
-    _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
 }
 
 impl<const NR: usize> Schedule<NR> {

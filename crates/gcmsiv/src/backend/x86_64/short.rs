@@ -210,8 +210,15 @@ pub(super) fn tag_input(s: __m128i, nonce: &[u8; 12]) -> __m128i {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn counters<const B: usize>(tag: __m128i) -> [__m128i; B] {
-    let ctr0 = _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0));
+    let ctr0 = counter0(tag);
     core::array::from_fn(|j| _mm_add_epi32(ctr0, _mm_setr_epi32(j as i32, 0, 0, 0)))
+}
+
+/// The tag with its top bit set: the first counter block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn counter0(tag: __m128i) -> __m128i {
+    _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
 }
 
 pub(super) fn to_block(x: __m128i) -> Block {
