@@ -5,7 +5,8 @@
 //! noise on a shared machine hits all of them alike, so the ratios hold even
 //! when the absolute numbers wander.
 //!
-//! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run).
+//! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run;
+//! `-- --only single,limits --sizes 16,1024 --keys 128` to narrow it).
 
 mod batch;
 mod limits;
@@ -85,39 +86,53 @@ fn main() {
     );
     println!("# our backend: {}", gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend().name());
 
-    for &key_bits in &key_sizes {
-        for op in [Op::Seal, Op::Open] {
-            let title = format!("AES-{key_bits}-GCM-SIV {op:?}");
-            table(&title, &mut peers::gcm_siv(key_bits), op, &sizes, rounds, ghz);
-        }
-    }
-    for &key_bits in &key_sizes {
-        batch::print(key_bits, rounds);
-    }
-    parallel::print(ghz, rounds);
-    if args.iter().any(|a| a == "--batch-only") {
-        return;
-    }
-    for &key_bits in &key_sizes {
-        for op in [Op::Seal, Op::Open] {
-            let title = format!("AES-{key_bits}-GCM {op:?}");
-            table(&title, &mut peers::gcm(key_bits), op, &sizes, rounds, ghz);
-        }
-    }
-    println!("\n## GCM-SIV / GCM on our code (c/B ratio; the paper: seal pays a second pass, open ~1.0)");
-    println!("| key | op | 1024 | 8192 | 16384 |\n|---|---|---|---|---|");
-    for &key_bits in &key_sizes {
-        for op in [Op::Seal, Op::Open] {
-            let mut impls = peers::ours_siv_and_gcm(key_bits);
-            print!("| AES-{key_bits} | {op:?} |");
-            for size in [1024, 8192, 16384] {
-                let cpb = measure(&mut impls, op, size, rounds);
-                print!(" {:.2} |", cpb[0] / cpb[1]);
+    // `--only single,batch` runs only the named sections (of single, batch,
+    // parallel, gcm, ratio, limits); without it, all of them.
+    let only: Option<Vec<String>> =
+        args.iter().position(|a| a == "--only").map(|i| args[i + 1].split(',').map(str::to_owned).collect());
+    let run = |section: &str| only.as_ref().is_none_or(|o| o.iter().any(|s| s == section));
+    if run("single") {
+        for &key_bits in &key_sizes {
+            for op in [Op::Seal, Op::Open] {
+                let title = format!("AES-{key_bits}-GCM-SIV {op:?}");
+                table(&title, &mut peers::gcm_siv(key_bits), op, &sizes, rounds, ghz);
             }
-            println!();
         }
     }
-    limits::print(ghz);
+    if run("batch") {
+        for &key_bits in &key_sizes {
+            batch::print(key_bits, rounds);
+        }
+    }
+    if run("parallel") {
+        parallel::print(ghz, rounds);
+    }
+    if run("gcm") {
+        for &key_bits in &key_sizes {
+            for op in [Op::Seal, Op::Open] {
+                let title = format!("AES-{key_bits}-GCM {op:?}");
+                table(&title, &mut peers::gcm(key_bits), op, &sizes, rounds, ghz);
+            }
+        }
+    }
+    if run("ratio") {
+        println!("\n## GCM-SIV / GCM on our code (c/B ratio; the paper: seal pays a second pass, open ~1.0)");
+        println!("| key | op | 1024 | 8192 | 16384 |\n|---|---|---|---|---|");
+        for &key_bits in &key_sizes {
+            for op in [Op::Seal, Op::Open] {
+                let mut impls = peers::ours_siv_and_gcm(key_bits);
+                print!("| AES-{key_bits} | {op:?} |");
+                for size in [1024, 8192, 16384] {
+                    let cpb = measure(&mut impls, op, size, rounds);
+                    print!(" {:.2} |", cpb[0] / cpb[1]);
+                }
+                println!();
+            }
+        }
+    }
+    if run("limits") {
+        limits::print(ghz);
+    }
 }
 
 /// One table: each size's median c/B per implementation, our GB/s, ratios,
