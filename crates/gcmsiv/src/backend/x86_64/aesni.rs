@@ -378,6 +378,21 @@ fn short_fits<const L: usize>(aads: &[&[u8]; L], data: &[&mut [u8]; L]) -> bool 
     aads.iter().all(|a| a.len() <= SHORT_MAX) && data.iter().all(|d| d.len() <= SHORT_MAX)
 }
 
+/// The one message of a call with `L == 1`; `None` for other lane counts
+/// (which no kernel serves unless a multiple of 4).
+#[allow(clippy::type_complexity)]
+fn one<'a, 'b, const L: usize>(
+    nonces: [&'a [u8; 12]; L],
+    aads: [&'a [u8]; L],
+    data: [&'b mut [u8]; L],
+) -> Option<(&'a [u8; 12], &'a [u8], &'b mut [u8])> {
+    let mut data = data.into_iter();
+    match (L, data.next()) {
+        (1, Some(d)) => Some((nonces[0], aads[0], d)),
+        _ => None,
+    }
+}
+
 /// The `pshufb` mask that reverses the 16 bytes of a block.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -478,15 +493,15 @@ macro_rules! aesni_aes {
                 if !short_fits(&aads, &data) {
                     return None;
                 }
-                // SAFETY (both): a schedule holds the Features proof; lengths
-                // checked; a group's lane count is a multiple of 4.
-                Some(unsafe {
-                    if L % 4 == 0 {
-                        self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data)
-                    } else {
-                        self.seal_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data)
-                    }
-                })
+                if L % 4 == 0 {
+                    // SAFETY: a schedule holds the Features proof; lengths
+                    // checked; a group's lane count is a multiple of 4.
+                    return Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data) });
+                }
+                let (nonce, aad, data) = one(nonces, aads, data)?;
+                // SAFETY: a schedule holds the Features proof; lengths checked.
+                let tag = unsafe { self.seal_one::<{ 2 + $key_len / 8 }>(nonce, aad, data) };
+                Some([tag; L])
             }
             fn open_short<const L: usize>(
                 &self,
@@ -498,14 +513,16 @@ macro_rules! aesni_aes {
                 if !short_fits(&aads, &data) {
                     return None;
                 }
-                // SAFETY (both): as in `seal_short`.
-                Some(unsafe {
-                    if L % 4 == 0 {
+                if L % 4 == 0 {
+                    // SAFETY: as in `seal_short`.
+                    return Some(unsafe {
                         self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags)
-                    } else {
-                        self.open_short::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags)
-                    }
-                })
+                    });
+                }
+                let (nonce, aad, data) = one(nonces, aads, data)?;
+                // SAFETY: as in `seal_short`.
+                let expected = unsafe { self.open_one::<{ 2 + $key_len / 8 }>(nonce, aad, data, &tags[0]) };
+                Some([expected; L])
             }
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.

@@ -15,9 +15,9 @@
 //! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides.
 
 use super::aesni::{RCON, Schedule, derivation_blocks};
-use super::clmul::{fold_halves, reduce};
-use super::partial::{load_partial, store_partial};
-use super::short::{counter0, polyval_short, tag_input, to_block};
+use super::clmul::{dot, fold_halves, reduce};
+use super::partial::{load_padded, load_partial, store_partial};
+use super::short::{counter0, tag_input, to_block};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -300,8 +300,44 @@ fn wipe<const NR: usize, const L: usize>(rk: &mut Schedules<L>) {
     }
 }
 
+/// POLYVAL(H_l, AAD_l padded, message_l padded, length block_l) for each lane by
+/// Horner's rule, the lanes' multiplications interleaved. Shorter lanes are
+/// padded with leading zero blocks, which leave the accumulator at zero, so
+/// every lane takes the same steps.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn polyval_unequal<const L: usize>(
+    h: &[__m128i; L],
+    aads: &[&[u8]; L],
+    msgs: &[&[u8]; L],
+) -> [__m128i; L] {
+    let bits = |n: usize| (n as u64 * 8) as i64;
+    let mut s = [_mm_setzero_si128(); L];
+    let aad_blocks: [usize; L] = core::array::from_fn(|l| aads[l].len().div_ceil(16));
+    let counts: [usize; L] = core::array::from_fn(|l| aad_blocks[l] + msgs[l].len().div_ceil(16) + 1);
+    let most = counts.iter().copied().max().unwrap_or(0);
+    for j in 0..most {
+        for l in 0..L {
+            let Some(i) = (j + counts[l]).checked_sub(most) else { continue };
+            let x = if i < aad_blocks[l] {
+                load_padded(&aads[l][16 * i..aads[l].len().min(16 * i + 16)])
+            } else if i + 1 < counts[l] {
+                let m = 16 * (i - aad_blocks[l]);
+                load_padded(&msgs[l][m..msgs[l].len().min(m + 16)])
+            } else {
+                _mm_set_epi64x(bits(msgs[l].len()), bits(aads[l].len()))
+            };
+            s[l] = dot(_mm_xor_si128(s[l], x), h[l]);
+        }
+    }
+    s
+}
+
 /// POLYVAL(H_l, AAD_l, message_l, length block) for each lane, as
-/// [`polyval_short`]; when every lane has the same AAD and message lengths (a
+/// [`polyval_unequal`]; when every lane has the same AAD and message lengths (a
 /// batch of equal records, the common case), each step is the same for every
 /// lane and runs without per-lane decisions.
 ///
@@ -317,7 +353,7 @@ unsafe fn polyval_group<const L: usize>(
     let (a, m) = (aads[0].len(), msgs[0].len());
     if !(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m)) {
         // SAFETY: same features.
-        return unsafe { polyval_short(h, aads, msgs) };
+        return unsafe { polyval_unequal(h, aads, msgs) };
     }
     // Karatsuba: three multiplications per block rather than four, with
     // each H's halves folded once.

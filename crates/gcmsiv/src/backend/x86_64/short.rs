@@ -1,16 +1,21 @@
-//! Short messages in one kernel: RFC 8452 section 4 for `L` messages (one, or
-//! a batch's group) of at most [`SHORT_MAX`] bytes with at most as much AAD.
+//! Short messages in one kernel: RFC 8452 section 4 for one message of at most
+//! [`SHORT_MAX`] bytes with at most as much AAD.
 //!
 //! A short message costs its set-up, and the set-up is a chain of dependent AES
 //! rounds: derivation, key expansion, tag, first counter blocks. Run as the
 //! mode's separate steps, each step stores its result and the next reloads it,
 //! and the core never sees the chain whole. Here the record keys stay in
-//! registers, the tag's rounds run as the key expansion produces each round key
-//! (seal), or the CTR rounds do (open: the counter is the received tag), and
-//! with `L > 1` several messages' chains overlap. This is the one place outside
-//! `siv.rs` that spells out the mode's steps, for speed alone: the tests hold
-//! it to the step-by-step path at every length up to [`SHORT_MAX`], on both
-//! sides, and to every vector file.
+//! registers, and the tag's rounds run as the key expansion produces each round
+//! key (seal), or the CTR rounds do (open: the counter is the received tag).
+//! This is one of the two places outside `siv.rs` that spell out the mode's
+//! steps (with `group.rs`, its batch counterpart), for speed alone: the tests
+//! hold it to the step-by-step path at every length up to [`SHORT_MAX`], on
+//! both sides, and to every vector file.
+//!
+//! What is wiped: the round keys, the one secret this kernel puts in memory on
+//! purpose. Values the kernel holds in registers (derivation blocks,
+//! keystream) are not copied to memory to be wiped: that copy would be the
+//! only place they reached memory.
 
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
 use super::clmul::dot;
@@ -19,29 +24,8 @@ use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// CTR blocks of the longest short message.
-const MAX_CTR: usize = SHORT_MAX / 16;
-
-/// Round keys of each lane (entries past NR unused).
-type Schedules<const L: usize> = [[__m128i; 15]; L];
-
-/// XORs `data` (at most `B` blocks; the last may be partial) with `keystream`.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn xor_into<const B: usize>(data: &mut [u8], keystream: &[__m128i; B]) {
-    for (chunk, k) in data.chunks_mut(16).zip(keystream) {
-        if chunk.len() == 16 {
-            let p = chunk.as_mut_ptr().cast::<__m128i>();
-            // SAFETY: 16 readable and writable bytes.
-            unsafe { _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), *k)) };
-        } else {
-            store_partial(chunk, _mm_xor_si128(load_partial(chunk), *k));
-        }
-    }
-}
+/// Round keys 0..=NR of the record key (entries past NR unused, never written).
+type RoundKeys = [__m128i; 15];
 
 /// Makes `x` exist at this point of the program. Without it the compiler
 /// sinks the derivation of the encryption key below the POLYVAL that needs
@@ -53,26 +37,19 @@ fn here(x: &mut __m128i) {
     unsafe { core::arch::asm!("/* {0} */", inout(xmm_reg) * x, options(nomem, nostack, preserves_flags)) };
 }
 
-/// Round `r` of AES on `B` blocks of each lane, each lane under its own
-/// schedule. Every caller passes a constant `r` (the rounds are unrolled), so
-/// the choice of instruction folds away.
+/// Round `r` of AES on `B` blocks. Every caller passes a constant `r` (the
+/// rounds are unrolled), so the choice of instruction folds away.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn round<const NR: usize, const L: usize, const B: usize>(
-    x: &mut [[__m128i; B]; L],
-    rk: &Schedules<L>,
-    r: usize,
-) {
-    for (lane, keys) in x.iter_mut().zip(rk) {
-        for b in lane.iter_mut() {
-            *b = if r == 0 {
-                _mm_xor_si128(*b, keys[0])
-            } else if r == NR {
-                _mm_aesenclast_si128(*b, keys[r])
-            } else {
-                _mm_aesenc_si128(*b, keys[r])
-            };
-        }
+fn round<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys, r: usize) {
+    for b in x.iter_mut() {
+        *b = if r == 0 {
+            _mm_xor_si128(*b, rk[0])
+        } else if r == NR {
+            _mm_aesenclast_si128(*b, rk[r])
+        } else {
+            _mm_aesenc_si128(*b, rk[r])
+        };
     }
 }
 
@@ -87,95 +64,49 @@ macro_rules! unroll {
     };
 }
 
-/// All rounds of AES on `B` blocks of each lane under its own schedule.
+/// All rounds of AES on `B` blocks.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn encrypt<const NR: usize, const L: usize, const B: usize>(x: &mut [[__m128i; B]; L], rk: &Schedules<L>) {
-    round::<NR, L, B>(x, rk, 0);
+fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys) {
+    round::<NR, B>(x, rk, 0);
     unroll!(R in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
         if R <= NR {
-            round::<NR, L, B>(x, rk, R);
+            round::<NR, B>(x, rk, R);
         }
     });
 }
 
-/// Key expansion of each lane's record key (`k[l]`: one block for AES-128,
-/// two for AES-256) into `rk`, with `riders[l]` encrypted under lane `l`'s
-/// schedule, each round as soon as its round key exists.
+/// Key expansion of the record key (`k`: one block for AES-128, two for
+/// AES-256) into `rk`, with `riders` encrypted under it, each round as soon as
+/// its round key exists.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn expand_riding<const NR: usize, const L: usize, const B: usize>(
-    k: &[[__m128i; 2]; L],
-    rk: &mut Schedules<L>,
-    riders: &mut [[__m128i; B]; L],
+fn expand_riding<const NR: usize, const B: usize>(
+    k: [__m128i; 2],
+    rk: &mut RoundKeys,
+    riders: &mut [__m128i; B],
 ) {
-    for (keys, k) in rk.iter_mut().zip(k) {
-        keys[0] = k[0];
-        keys[1] = k[1];
-    }
-    round::<NR, L, B>(riders, rk, 0);
+    rk[0] = k[0];
+    rk[1] = k[1];
+    round::<NR, B>(riders, rk, 0);
     if NR == 10 {
         unroll!(I in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] {
-            for keys in rk.iter_mut() {
-                keys[I + 1] = _mm_xor_si128(prefix_xor(keys[I]), sub_rot_word(keys[I], RCON[I]));
-            }
-            round::<NR, L, B>(riders, rk, I + 1);
+            rk[I + 1] = _mm_xor_si128(prefix_xor(rk[I]), sub_rot_word(rk[I], RCON[I]));
+            round::<NR, B>(riders, rk, I + 1);
         });
     } else {
-        round::<NR, L, B>(riders, rk, 1);
+        round::<NR, B>(riders, rk, 1);
         unroll!(R in [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
-            for keys in rk.iter_mut() {
-                // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for even
-                // round keys, SubWord alone for odd ones.
-                let sub = if R % 2 == 0 { sub_rot_word(keys[R - 1], RCON[R / 2 - 1]) } else { sub_word(keys[R - 1]) };
-                keys[R] = _mm_xor_si128(prefix_xor(keys[R - 2]), sub);
-            }
-            round::<NR, L, B>(riders, rk, R);
+            // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for even round
+            // keys, SubWord alone for odd ones.
+            let sub = if R % 2 == 0 { sub_rot_word(rk[R - 1], RCON[R / 2 - 1]) } else { sub_word(rk[R - 1]) };
+            rk[R] = _mm_xor_si128(prefix_xor(rk[R - 2]), sub);
+            round::<NR, B>(riders, rk, R);
         });
     }
 }
 
-/// POLYVAL(H_l, AAD_l padded, message_l padded, length block_l) for each lane by
-/// Horner's rule, the lanes' multiplications interleaved. Shorter lanes are
-/// padded with leading zero blocks, which leave the accumulator at zero, so
-/// every lane takes the same steps.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) unsafe fn polyval_short<const L: usize>(
-    h: &[__m128i; L],
-    aads: &[&[u8]; L],
-    msgs: &[&[u8]; L],
-) -> [__m128i; L] {
-    if L == 1 {
-        // SAFETY: same features.
-        return [unsafe { polyval_one(h[0], aads[0], msgs[0]) }; L];
-    }
-    let bits = |n: usize| (n as u64 * 8) as i64;
-    let mut s = [_mm_setzero_si128(); L];
-    let aad_blocks: [usize; L] = core::array::from_fn(|l| aads[l].len().div_ceil(16));
-    let counts: [usize; L] = core::array::from_fn(|l| aad_blocks[l] + msgs[l].len().div_ceil(16) + 1);
-    let most = counts.iter().copied().max().unwrap_or(0);
-    for j in 0..most {
-        for l in 0..L {
-            let Some(i) = (j + counts[l]).checked_sub(most) else { continue };
-            let x = if i < aad_blocks[l] {
-                load_padded(&aads[l][16 * i..aads[l].len().min(16 * i + 16)])
-            } else if i + 1 < counts[l] {
-                let m = 16 * (i - aad_blocks[l]);
-                load_padded(&msgs[l][m..msgs[l].len().min(m + 16)])
-            } else {
-                _mm_set_epi64x(bits(msgs[l].len()), bits(aads[l].len()))
-            };
-            s[l] = dot(_mm_xor_si128(s[l], x), h[l]);
-        }
-    }
-    s
-}
-
-/// [`polyval_short`] for one message: Horner's rule straight through.
+/// POLYVAL(H, AAD padded, message padded, length block) by Horner's rule.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
@@ -189,8 +120,15 @@ unsafe fn polyval_one(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
     for chunk in msg.chunks(16) {
         s = dot(_mm_xor_si128(s, load_padded(chunk)), h);
     }
+    dot(_mm_xor_si128(s, lengths(aad.len(), msg.len())), h)
+}
+
+/// The length block: the bit lengths of the AAD and the message.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn lengths(aad: usize, msg: usize) -> __m128i {
     let bits = |n: usize| (n as u64 * 8) as i64;
-    dot(_mm_xor_si128(s, _mm_set_epi64x(bits(msg.len()), bits(aad.len()))), h)
+    _mm_set_epi64x(bits(msg), bits(aad))
 }
 
 /// S_s ^ nonce with the top bit cleared: the block the tag encrypts.
@@ -205,20 +143,20 @@ pub(super) fn tag_input(s: __m128i, nonce: &[u8; 12]) -> __m128i {
     _mm_and_si128(_mm_xor_si128(s, n), _mm_set_epi32(0x7fff_ffff, -1, -1, -1))
 }
 
-/// `B` counter blocks from `tag` with its top bit set, the first 32 bits a
+/// The tag with its top bit set: the first counter block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn counter0(tag: __m128i) -> __m128i {
+    _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
+}
+
+/// `B` counter blocks from `tag`: its top bit set, the first 32 bits a
 /// little-endian counter (wrapping modulo 2^32).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn counters<const B: usize>(tag: __m128i) -> [__m128i; B] {
     let ctr0 = counter0(tag);
     core::array::from_fn(|j| _mm_add_epi32(ctr0, _mm_setr_epi32(j as i32, 0, 0, 0)))
-}
-
-/// The tag with its top bit set: the first counter block.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) fn counter0(tag: __m128i) -> __m128i {
-    _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
 }
 
 pub(super) fn to_block(x: __m128i) -> Block {
@@ -228,141 +166,146 @@ pub(super) fn to_block(x: __m128i) -> Block {
     b
 }
 
+/// XORs `data` (more than `16 (B - 1)` and at most `16 B` bytes) with the
+/// keystream `ks`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) {
+    debug_assert!(data.len() > 16 * (B - 1) && data.len() <= 16 * B);
+    let p = data.as_mut_ptr().cast::<__m128i>();
+    for (j, k) in ks[..B - 1].iter().enumerate() {
+        // SAFETY: blocks 0..B-1 are whole (the data is longer than 16 (B - 1)).
+        unsafe { _mm_storeu_si128(p.add(j), _mm_xor_si128(_mm_loadu_si128(p.add(j)), *k)) };
+    }
+    let last = &mut data[16 * (B - 1)..];
+    if last.len() == 16 {
+        let q = last.as_mut_ptr().cast::<__m128i>();
+        // SAFETY: 16 readable and writable bytes.
+        unsafe { _mm_storeu_si128(q, _mm_xor_si128(_mm_loadu_si128(q), ks[B - 1])) };
+    } else {
+        store_partial(last, _mm_xor_si128(load_partial(last), ks[B - 1]));
+    }
+}
+
+/// Calls `$f::<NR, B>($args)` with `B` the number of blocks of `$len` bytes
+/// (1..=8, [`SHORT_MAX`] / 16): one instance per block count, so the CTR
+/// blocks of each stay in registers, side by side.
+macro_rules! by_blocks {
+    ($len:expr, $f:ident::<$nr:ident>($($arg:expr),*)) => {
+        match $len.div_ceil(16) {
+            0 => {}
+            1 => $f::<$nr, 1>($($arg),*),
+            2 => $f::<$nr, 2>($($arg),*),
+            3 => $f::<$nr, 3>($($arg),*),
+            4 => $f::<$nr, 4>($($arg),*),
+            5 => $f::<$nr, 5>($($arg),*),
+            6 => $f::<$nr, 6>($($arg),*),
+            7 => $f::<$nr, 7>($($arg),*),
+            _ => $f::<$nr, 8>($($arg),*),
+        }
+    };
+}
+const _: () = assert!(SHORT_MAX == 16 * 8);
+
+/// Encryption's CTR: `B` blocks from the tag under the finished schedule.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn seal_ctr<const NR: usize, const B: usize>(rk: &RoundKeys, tag: __m128i, data: &mut [u8]) {
+    let mut ks = counters::<B>(tag);
+    encrypt::<NR, B>(&mut ks, rk);
+    xor_keystream(data, &ks);
+}
+
+/// Decryption's CTR with the key expansion: the counter is the received tag,
+/// so the `B` blocks' rounds run as the round keys appear.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn open_ctr<const NR: usize, const B: usize>(
+    k: [__m128i; 2],
+    rk: &mut RoundKeys,
+    tag: __m128i,
+    data: &mut [u8],
+) {
+    let mut ks = counters::<B>(tag);
+    expand_riding::<NR, B>(k, rk, &mut ks);
+    xor_keystream(data, &ks);
+}
+
+/// Zeroes the round keys in use (the rest were never written).
+#[inline]
+fn wipe<const NR: usize>(rk: &mut RoundKeys) {
+    for key in &mut rk[..=NR] {
+        key.zeroize();
+    }
+}
+
 impl<const NR: usize> Schedule<NR> {
-    /// Record-key derivation (RFC 8452 section 4) for `L` nonces, with this
-    /// schedule as the key-generating key: `L * NB` blocks, round by round.
-    /// Returns each lane's H and encryption key (one or two blocks).
+    /// Record-key derivation (RFC 8452 section 4) for `nonce` with this
+    /// schedule as the key-generating key: `NB` blocks in flight. Returns H and
+    /// the encryption key (one or two blocks).
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn derive_short<const NB: usize, const L: usize>(
-        &self,
-        nonces: &[&[u8; 12]; L],
-    ) -> ([__m128i; L], [[__m128i; 2]; L]) {
-        let mut b: [[__m128i; NB]; L] = nonces.map(|n| derivation_blocks::<NB>(n));
-        // The same schedule for every lane: the derivations' blocks are all
-        // encrypted under the key-generating key.
-        encrypt::<NR, L, NB>(&mut b, &[self.rk; L]);
-        let pair = |l: &[__m128i; NB], i: usize| _mm_unpacklo_epi64(l[i], l[i + 1]);
-        let mut h: [__m128i; L] = core::array::from_fn(|l| pair(&b[l], 0));
-        let mut k = core::array::from_fn(|l| {
-            [pair(&b[l], 2), if NB == 6 { pair(&b[l], 4) } else { _mm_setzero_si128() }]
-        });
-        b.zeroize();
-        for (h, k) in h.iter_mut().zip(&mut k) {
-            here(h);
-            here(&mut k[0]);
-            here(&mut k[1]);
-        }
+    fn derive_one<const NB: usize>(&self, nonce: &[u8; 12]) -> (__m128i, [__m128i; 2]) {
+        let mut b = derivation_blocks::<NB>(nonce);
+        self.encrypt_n(&mut b);
+        let pair = |i: usize| _mm_unpacklo_epi64(b[i], b[i + 1]);
+        let mut h = pair(0);
+        let mut k = [pair(2), if NB == 6 { pair(4) } else { _mm_setzero_si128() }];
+        here(&mut h);
+        here(&mut k[0]);
+        here(&mut k[1]);
         (h, k)
     }
 
-    /// Seals `L` short messages in place and returns their tags.
+    /// Seals a short message in place and returns its tag.
     ///
     /// # Safety
-    /// The CPU must support the enabled features; every message and AAD at
-    /// most `SHORT_MAX` bytes.
+    /// The CPU must support the enabled features; the message and the AAD at
+    /// most [`SHORT_MAX`] bytes each.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn seal_short<const NB: usize, const L: usize>(
+    pub(super) unsafe fn seal_one<const NB: usize>(
         &self,
-        nonces: [&[u8; 12]; L],
-        aads: [&[u8]; L],
-        mut data: [&mut [u8]; L],
-    ) -> [Block; L] {
-        let (h, k) = self.derive_short::<NB, L>(&nonces);
-        // SAFETY: same features; the caller bounds the lengths.
-        let s = unsafe { polyval_short(&h, &aads, &core::array::from_fn(|l| &*data[l])) };
-        let mut t: [[__m128i; 1]; L] = core::array::from_fn(|l| [tag_input(s[l], nonces[l])]);
-        let mut rk = [[_mm_setzero_si128(); 15]; L];
-        expand_riding::<NR, L, 1>(&k, &mut rk, &mut t);
-        let blocks = data.iter().map(|d| d.len().div_ceil(16)).max().unwrap_or(0);
-        // SAFETY (each arm): same features.
-        match blocks {
-            0 => {}
-            1 => unsafe { ctr_short::<NR, L, 1>(&rk, &t, &mut data) },
-            2 => unsafe { ctr_short::<NR, L, 2>(&rk, &t, &mut data) },
-            3 => unsafe { ctr_short::<NR, L, 3>(&rk, &t, &mut data) },
-            4 => unsafe { ctr_short::<NR, L, 4>(&rk, &t, &mut data) },
-            _ => unsafe { ctr_short::<NR, L, MAX_CTR>(&rk, &t, &mut data) },
-        }
-        rk.zeroize();
-        t.map(|t| to_block(t[0]))
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Block {
+        let (h, k) = self.derive_one::<NB>(nonce);
+        // SAFETY: same features.
+        let s = unsafe { polyval_one(h, aad, data) };
+        let mut tag = [tag_input(s, nonce)];
+        let mut rk = [_mm_setzero_si128(); 15];
+        expand_riding::<NR, 1>(k, &mut rk, &mut tag);
+        by_blocks!(data.len(), seal_ctr::<NR>(&rk, tag[0], data));
+        wipe::<NR>(&mut rk);
+        to_block(tag[0])
     }
 
-    /// Opens `L` short messages in place (CTR from the received `tags`) and
-    /// returns the tags their plaintexts should have; the caller compares.
+    /// Opens a short message in place (CTR from the received `tag`) and
+    /// returns the tag its plaintext should have; the caller compares.
     ///
     /// # Safety
-    /// As [`Self::seal_short`].
+    /// As [`Self::seal_one`].
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn open_short<const NB: usize, const L: usize>(
+    pub(super) unsafe fn open_one<const NB: usize>(
         &self,
-        nonces: [&[u8; 12]; L],
-        aads: [&[u8]; L],
-        mut data: [&mut [u8]; L],
-        tags: &[Block; L],
-    ) -> [Block; L] {
-        let (h, k) = self.derive_short::<NB, L>(&nonces);
-        // SAFETY: 16 readable bytes each.
-        let received: [[__m128i; 1]; L] =
-            tags.each_ref().map(|t| [unsafe { _mm_loadu_si128(t.as_ptr().cast()) }]);
-        let blocks = data.iter().map(|d| d.len().div_ceil(16)).max().unwrap_or(0);
-        // SAFETY (each arm): same features.
-        let mut rk = [[_mm_setzero_si128(); 15]; L];
-        match blocks {
-            0 => expand_riding::<NR, L, 0>(&k, &mut rk, &mut [[]; L]),
-            1 => unsafe { open_ctr::<NR, L, 1>(&k, &mut rk, &received, &mut data) },
-            2 => unsafe { open_ctr::<NR, L, 2>(&k, &mut rk, &received, &mut data) },
-            3 => unsafe { open_ctr::<NR, L, 3>(&k, &mut rk, &received, &mut data) },
-            4 => unsafe { open_ctr::<NR, L, 4>(&k, &mut rk, &received, &mut data) },
-            _ => unsafe { open_ctr::<NR, L, MAX_CTR>(&k, &mut rk, &received, &mut data) },
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+        tag: &Block,
+    ) -> Block {
+        let (h, k) = self.derive_one::<NB>(nonce);
+        // SAFETY: 16 readable bytes.
+        let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
+        let mut rk = [_mm_setzero_si128(); 15];
+        if data.is_empty() {
+            expand_riding::<NR, 0>(k, &mut rk, &mut []);
         }
-        // SAFETY: same features; the caller bounds the lengths.
-        let s = unsafe { polyval_short(&h, &aads, &core::array::from_fn(|l| &*data[l])) };
-        let mut t: [[__m128i; 1]; L] = core::array::from_fn(|l| [tag_input(s[l], nonces[l])]);
-        encrypt::<NR, L, 1>(&mut t, &rk);
-        rk.zeroize();
-        t.map(|t| to_block(t[0]))
-    }
-}
-
-/// CTR over each lane's data (at most `B` blocks) from its tag, under its schedule.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn ctr_short<const NR: usize, const L: usize, const B: usize>(
-    rk: &Schedules<L>,
-    tags: &[[__m128i; 1]; L],
-    data: &mut [&mut [u8]; L],
-) {
-    let mut ks: [[__m128i; B]; L] = core::array::from_fn(|l| counters::<B>(tags[l][0]));
-    encrypt::<NR, L, B>(&mut ks, rk);
-    for (d, k) in data.iter_mut().zip(&ks) {
+        by_blocks!(data.len(), open_ctr::<NR>(k, &mut rk, received, data));
         // SAFETY: same features.
-        unsafe { xor_into(d, k) };
+        let s = unsafe { polyval_one(h, aad, data) };
+        let mut expected = [tag_input(s, nonce)];
+        encrypt::<NR, 1>(&mut expected, &rk);
+        wipe::<NR>(&mut rk);
+        to_block(expected[0])
     }
-    ks.zeroize();
-}
-
-/// Decryption's CTR with the key expansion: the counters come from the received
-/// tags, so their rounds run as the round keys appear; the schedules go to `rk`.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn open_ctr<const NR: usize, const L: usize, const B: usize>(
-    k: &[[__m128i; 2]; L],
-    rk: &mut Schedules<L>,
-    received: &[[__m128i; 1]; L],
-    data: &mut [&mut [u8]; L],
-) {
-    let mut ks: [[__m128i; B]; L] = core::array::from_fn(|l| counters::<B>(received[l][0]));
-    expand_riding::<NR, L, B>(k, rk, &mut ks);
-    for (d, k) in data.iter_mut().zip(&ks) {
-        // SAFETY: same features.
-        unsafe { xor_into(d, k) };
-    }
-    ks.zeroize();
 }
