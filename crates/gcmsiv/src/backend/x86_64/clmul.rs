@@ -42,6 +42,25 @@ impl Powers {
         let h = [h1, h2, h3, h4, h5, h6, h7, h8];
         Powers { h, h_xor: h.map(|x| fold_halves(x)) }
     }
+
+    /// H^1..H^n only (n <= 8; the rest left zero), by the same tree: a short
+    /// message needs few powers, and each costs a multiplication.
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) fn up_to(h1: __m128i, n: usize) -> Self {
+        debug_assert!((1..=WIDTH).contains(&n));
+        let mut h = [_mm_setzero_si128(); WIDTH];
+        h[0] = h1;
+        for k in 2..=n {
+            // H^k = H^ceil(k/2) * H^floor(k/2): three levels for k <= 8.
+            h[k - 1] = dot(h[k.div_ceil(2) - 1], h[k / 2 - 1]);
+        }
+        let mut h_xor = [_mm_setzero_si128(); WIDTH];
+        for (x, p) in h_xor.iter_mut().zip(&h[..n]) {
+            *x = fold_halves(*p);
+        }
+        Powers { h, h_xor }
+    }
 }
 
 /// An unreduced 256-bit product, as (low, high) 128-bit halves.

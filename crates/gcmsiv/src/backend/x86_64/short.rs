@@ -18,7 +18,7 @@
 //! only place they reached memory.
 
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
-use super::clmul::dot;
+use super::clmul::{Powers, aggregate, dot};
 use super::partial::{load_padded, load_partial, store_partial};
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
@@ -167,41 +167,53 @@ pub(super) fn to_block(x: __m128i) -> Block {
 }
 
 /// XORs `data` (more than `16 (B - 1)` and at most `16 B` bytes) with the
-/// keystream `ks`.
+/// keystream `ks`, and returns the result as blocks, the last zero-padded.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) {
+fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) -> [__m128i; B] {
     debug_assert!(data.len() > 16 * (B - 1) && data.len() <= 16 * B);
+    let mut out = *ks;
     let p = data.as_mut_ptr().cast::<__m128i>();
-    for (j, k) in ks[..B - 1].iter().enumerate() {
+    for (j, x) in out[..B - 1].iter_mut().enumerate() {
         // SAFETY: blocks 0..B-1 are whole (the data is longer than 16 (B - 1)).
-        unsafe { _mm_storeu_si128(p.add(j), _mm_xor_si128(_mm_loadu_si128(p.add(j)), *k)) };
+        unsafe {
+            *x = _mm_xor_si128(_mm_loadu_si128(p.add(j)), *x);
+            _mm_storeu_si128(p.add(j), *x);
+        }
     }
     let last = &mut data[16 * (B - 1)..];
+    let x = &mut out[B - 1];
     if last.len() == 16 {
         let q = last.as_mut_ptr().cast::<__m128i>();
         // SAFETY: 16 readable and writable bytes.
-        unsafe { _mm_storeu_si128(q, _mm_xor_si128(_mm_loadu_si128(q), ks[B - 1])) };
+        unsafe {
+            *x = _mm_xor_si128(_mm_loadu_si128(q), *x);
+            _mm_storeu_si128(q, *x);
+        }
     } else {
-        store_partial(last, _mm_xor_si128(load_partial(last), ks[B - 1]));
+        *x = _mm_xor_si128(load_partial(last), *x);
+        store_partial(last, *x);
+        // Bytes at and past the length: keystream, to be cleared.
+        let index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(last.len() as i8), index));
     }
+    out
 }
 
-/// Calls `$f::<NR, B>($args)` with `B` the number of blocks of `$len` bytes
-/// (1..=8, [`SHORT_MAX`] / 16): one instance per block count, so the CTR
-/// blocks of each stay in registers, side by side.
+/// Evaluates `$e` with `$b` a constant: the number of blocks of `$len` bytes
+/// (1..=8, [`SHORT_MAX`] / 16; `$len` not zero). One instance per block
+/// count, so the CTR blocks of each stay in registers, side by side.
 macro_rules! by_blocks {
-    ($len:expr, $f:ident::<$nr:ident>($($arg:expr),*)) => {
+    ($len:expr, $b:ident => $e:expr) => {
         match $len.div_ceil(16) {
-            0 => {}
-            1 => $f::<$nr, 1>($($arg),*),
-            2 => $f::<$nr, 2>($($arg),*),
-            3 => $f::<$nr, 3>($($arg),*),
-            4 => $f::<$nr, 4>($($arg),*),
-            5 => $f::<$nr, 5>($($arg),*),
-            6 => $f::<$nr, 6>($($arg),*),
-            7 => $f::<$nr, 7>($($arg),*),
-            _ => $f::<$nr, 8>($($arg),*),
+            1 => { const $b: usize = 1; $e }
+            2 => { const $b: usize = 2; $e }
+            3 => { const $b: usize = 3; $e }
+            4 => { const $b: usize = 4; $e }
+            5 => { const $b: usize = 5; $e }
+            6 => { const $b: usize = 6; $e }
+            7 => { const $b: usize = 7; $e }
+            _ => { const $b: usize = 8; $e }
         }
     };
 }
@@ -216,19 +228,45 @@ fn seal_ctr<const NR: usize, const B: usize>(rk: &RoundKeys, tag: __m128i, data:
     xor_keystream(data, &ks);
 }
 
-/// Decryption's CTR with the key expansion: the counter is the received tag,
-/// so the `B` blocks' rounds run as the round keys appear.
+/// Decryption of `B` blocks (at least one), returning S_s of POLYVAL.
+///
+/// The counter is the received tag, so the CTR rounds run as the round keys
+/// appear. POLYVAL then waits only for one step: before the CTR, while the
+/// AES units work, the powers of H and the AAD's part are ready, and the
+/// plaintext blocks and the length block go in as one aggregated sum,
+/// S = dot(Y ^ P_1, H^(B+1)) ^ dot(P_2, H^B) ^ ... ^ dot(L, H) with Y the
+/// AAD's POLYVAL, instead of B + 1 dependent steps of Horner's rule.
+///
+/// # Safety
+/// The CPU must support the enabled features.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn open_ctr<const NR: usize, const B: usize>(
+unsafe fn open_blocks<const NR: usize, const B: usize>(
+    h: __m128i,
     k: [__m128i; 2],
     rk: &mut RoundKeys,
-    tag: __m128i,
+    received: __m128i,
+    aad: &[u8],
     data: &mut [u8],
-) {
-    let mut ks = counters::<B>(tag);
+) -> __m128i {
+    let powers = Powers::up_to(h, (B + 1).min(8));
+    let mut y = _mm_setzero_si128();
+    for chunk in aad.chunks(16) {
+        y = dot(_mm_xor_si128(y, load_padded(chunk)), h);
+    }
+    let mut ks = counters::<B>(received);
     expand_riding::<NR, B>(k, rk, &mut ks);
-    xor_keystream(data, &ks);
+    let p = xor_keystream(data, &ks);
+    let len = lengths(aad.len(), data.len());
+    if B < 8 {
+        let mut x = [len; 8];
+        x[..B].copy_from_slice(&p);
+        aggregate(y, &x[..=B], &powers)
+    } else {
+        // Eight plaintext blocks fill the table: the length block follows
+        // by one more step.
+        dot(_mm_xor_si128(aggregate(y, &p, &powers), len), h)
+    }
 }
 
 /// Zeroes the round keys in use (the rest were never written).
@@ -275,7 +313,9 @@ impl<const NR: usize> Schedule<NR> {
         let mut tag = [tag_input(s, nonce)];
         let mut rk = [_mm_setzero_si128(); 15];
         expand_riding::<NR, 1>(k, &mut rk, &mut tag);
-        by_blocks!(data.len(), seal_ctr::<NR>(&rk, tag[0], data));
+        if !data.is_empty() {
+            by_blocks!(data.len(), B => seal_ctr::<NR, B>(&rk, tag[0], data));
+        }
         wipe::<NR>(&mut rk);
         to_block(tag[0])
     }
@@ -297,12 +337,14 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY: 16 readable bytes.
         let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
         let mut rk = [_mm_setzero_si128(); 15];
-        if data.is_empty() {
+        let s = if data.is_empty() {
             expand_riding::<NR, 0>(k, &mut rk, &mut []);
-        }
-        by_blocks!(data.len(), open_ctr::<NR>(k, &mut rk, received, data));
-        // SAFETY: same features.
-        let s = unsafe { polyval_one(h, aad, data) };
+            // SAFETY: same features.
+            unsafe { polyval_one(h, aad, data) }
+        } else {
+            // SAFETY (each arm): same features.
+            by_blocks!(data.len(), B => unsafe { open_blocks::<NR, B>(h, k, &mut rk, received, aad, data) })
+        };
         let mut expected = [tag_input(s, nonce)];
         encrypt::<NR, 1>(&mut expected, &rk);
         wipe::<NR>(&mut rk);
