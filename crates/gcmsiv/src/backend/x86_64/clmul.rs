@@ -64,12 +64,12 @@ impl Powers {
 }
 
 /// An unreduced 256-bit product, as (low, high) 128-bit halves.
-type Wide = (__m128i, __m128i);
+pub(super) type Wide = (__m128i, __m128i);
 
 /// Schoolbook 128x128 carry-less product.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn clmul128(a: __m128i, b: __m128i) -> Wide {
+pub(super) fn clmul128(a: __m128i, b: __m128i) -> Wide {
     let lo = _mm_clmulepi64_si128::<0x00>(a, b);
     let hi = _mm_clmulepi64_si128::<0x11>(a, b);
     let mid = _mm_xor_si128(_mm_clmulepi64_si128::<0x01>(a, b), _mm_clmulepi64_si128::<0x10>(a, b));
@@ -93,10 +93,23 @@ pub(super) fn reduce((mut lo, hi): Wide) -> __m128i {
 }
 
 /// dot(a, b) = a * b * x^-128 (RFC 8452 section 3).
+///
+/// [`reduce`] of [`clmul128`], reordered for latency (Horner's rule is a chain
+/// of these): the first reduction step reads only the low 64 bits of the low
+/// half, which the middle product does not touch, so it starts as soon as the
+/// low product exists, beside the middle one.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn dot(a: __m128i, b: __m128i) -> __m128i {
-    reduce(clmul128(a, b))
+    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
+    let lo = _mm_clmulepi64_si128::<0x00>(a, b);
+    let hi = _mm_clmulepi64_si128::<0x11>(a, b);
+    let mid = _mm_xor_si128(_mm_clmulepi64_si128::<0x01>(a, b), _mm_clmulepi64_si128::<0x10>(a, b));
+    let t = _mm_clmulepi64_si128::<0x00>(lo, poly);
+    let lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(_mm_xor_si128(lo, _mm_slli_si128::<8>(mid))), t);
+    let t = _mm_clmulepi64_si128::<0x00>(lo, poly);
+    let lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
+    _mm_xor_si128(_mm_xor_si128(hi, _mm_srli_si128::<8>(mid)), lo)
 }
 
 /// Swaps the 64-bit halves and XORs: low lane becomes lo ^ hi.
