@@ -18,7 +18,7 @@
 //! only place they reached memory.
 
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
-use super::clmul::{Powers, aggregate, clmul128, dot, reduce};
+use super::clmul::{Powers, aggregate, clmul128, dot_chained as dot, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
