@@ -17,7 +17,7 @@
 use super::aesni::{RCON, Schedule, derivation_blocks};
 use super::clmul::{dot, fold_halves, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
-use super::short::{counter0, tag_input, to_block};
+use super::short::{counter0, lengths, tag_input, to_block};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -314,7 +314,6 @@ unsafe fn polyval_unequal<const L: usize>(
     aads: &[&[u8]; L],
     msgs: &[&[u8]; L],
 ) -> [__m128i; L] {
-    let bits = |n: usize| (n as u64 * 8) as i64;
     let mut s = [_mm_setzero_si128(); L];
     let aad_blocks: [usize; L] = core::array::from_fn(|l| aads[l].len().div_ceil(16));
     let counts: [usize; L] = core::array::from_fn(|l| aad_blocks[l] + msgs[l].len().div_ceil(16) + 1);
@@ -328,7 +327,7 @@ unsafe fn polyval_unequal<const L: usize>(
                 let m = 16 * (i - aad_blocks[l]);
                 load_padded(&msgs[l][m..msgs[l].len().min(m + 16)])
             } else {
-                _mm_set_epi64x(bits(msgs[l].len()), bits(aads[l].len()))
+                lengths(aads[l].len(), msgs[l].len())
             };
             s[l] = dot(_mm_xor_si128(s[l], x), h[l]);
         }
@@ -384,8 +383,7 @@ unsafe fn polyval_group<const L: usize>(
             }
         }
     }
-    let bits = |n: usize| (n as u64 * 8) as i64;
-    let lengths = _mm_set_epi64x(bits(m), bits(a));
+    let lengths = lengths(a, m);
     for (l, s) in s.iter_mut().enumerate() {
         step(s, lengths, l);
     }

@@ -158,7 +158,7 @@ unsafe fn polyval_two_chains(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
 /// The length block: the bit lengths of the AAD and the message.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn lengths(aad: usize, msg: usize) -> __m128i {
+pub(super) fn lengths(aad: usize, msg: usize) -> __m128i {
     let bits = |n: usize| (n as u64 * 8) as i64;
     _mm_set_epi64x(bits(msg), bits(aad))
 }
