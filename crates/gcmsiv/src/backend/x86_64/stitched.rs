@@ -57,64 +57,21 @@ impl<const NR: usize> Schedule<NR> {
         }
         let base = data.as_mut_ptr();
         let mut s = *state;
-        let hash_block = |src: *const u8, j: usize, s: __m128i, acc: &mut [__m128i; 3]| {
-            // SAFETY: the caller passes the start of a whole chunk inside `data`.
-            let mut x = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
-            if reversed {
-                x = _mm_shuffle_epi8(x, reverse);
-            }
-            if j == 0 {
-                x = _mm_xor_si128(x, s);
-            }
-            let (h, hx) = (powers.h[WIDTH - 1 - j], powers.h_xor[WIDTH - 1 - j]);
-            acc[0] = _mm_xor_si128(acc[0], _mm_clmulepi64_si128::<0x00>(x, h));
-            acc[1] = _mm_xor_si128(acc[1], _mm_clmulepi64_si128::<0x11>(x, h));
-            acc[2] = _mm_xor_si128(acc[2], _mm_clmulepi64_si128::<0x00>(fold_halves(x), hx));
-        };
-        let finish = |acc: [__m128i; 3]| {
-            let mid = _mm_xor_si128(acc[2], _mm_xor_si128(acc[0], acc[1]));
-            reduce((
-                _mm_xor_si128(acc[0], _mm_slli_si128::<8>(mid)),
-                _mm_xor_si128(acc[1], _mm_srli_si128::<8>(mid)),
-            ))
-        };
-        for c in 0..chunks {
-            // SAFETY: c < chunks, so the chunk lies inside `data`.
-            let chunk = unsafe { base.add(c * CHUNK) };
-            let src: Option<*const u8> = match (hash_output, c) {
-                (true, 0) => None,
-                // SAFETY: the previous chunk, inside `data`.
-                (true, _) => Some(unsafe { chunk.sub(CHUNK) }),
-                (false, _) => Some(chunk),
-            };
-            // Counters in the little-endian lane, byte-reversed back for GCM.
-            // (No shortcut that depends on the counter's value: for IVs that
-            // are not 96 bits, J0 comes from GHASH under the secret key.)
-            let first = (c * WIDTH) as u32;
-            let mut ks: [__m128i; WIDTH] = core::array::from_fn(|k| {
-                let x = _mm_add_epi32(ctr, _mm_setr_epi32(first.wrapping_add(k as u32) as i32, 0, 0, 0));
-                let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
-                _mm_xor_si128(x, self.rk[0])
-            });
-            let mut acc = [_mm_setzero_si128(); 3];
-            for r in 1..NR {
-                aesenc8(&mut ks, self.rk[r]);
-                if let (Some(src), true) = (src, r <= WIDTH) {
-                    hash_block(src, r - 1, s, &mut acc);
-                }
-            }
-            // `ks` ends up holding this pass's output, already in `data`: no
-            // keystream is left behind to wipe.
-            for (k, x) in ks.iter_mut().enumerate() {
-                // SAFETY: block k of this chunk, inside `data`.
-                unsafe {
-                    let p = chunk.add(16 * k).cast::<__m128i>();
-                    *x = _mm_xor_si128(_mm_aesenclast_si128(*x, self.rk[NR]), _mm_loadu_si128(p));
-                    _mm_storeu_si128(p, *x);
-                }
-            }
-            if src.is_some() {
-                s = finish(acc);
+        // The first chunk of a pass that hashes its output has nothing hashed
+        // beside it: peeled off, so the loop itself never tests for it.
+        let mut first = 0;
+        if hash_output {
+            // SAFETY: chunk 0 lies inside `data` (chunks > 0).
+            unsafe { self.stitched_chunk::<BE, false>(ctr, 0, base, base, s, powers, reversed) };
+            first = 1;
+        }
+        for c in first..chunks {
+            // SAFETY: c < chunks, so the chunk lies inside `data`; so does the
+            // previous one when c > 0.
+            unsafe {
+                let chunk = base.add(c * CHUNK);
+                let src = if hash_output { chunk.sub(CHUNK) } else { chunk };
+                s = self.stitched_chunk::<BE, true>(ctr, c, chunk, src, s, powers, reversed);
             }
         }
         if hash_output {
@@ -130,5 +87,71 @@ impl<const NR: usize> Schedule<NR> {
         }
         *state = s;
         chunks * CHUNK
+    }
+
+    /// CTR of chunk `c` at `chunk` (in place) with, if `HASH`, the eight
+    /// blocks at `src` absorbed into `s` between its rounds, one Karatsuba
+    /// product per round and one reduction at the end. Returns the new `s`.
+    ///
+    /// # Safety
+    /// `chunk` and `src` must each point to a whole chunk inside the data;
+    /// the CPU must support the enabled features.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    unsafe fn stitched_chunk<const BE: bool, const HASH: bool>(
+        &self,
+        ctr: __m128i,
+        c: usize,
+        chunk: *mut u8,
+        src: *const u8,
+        s: __m128i,
+        powers: &Powers,
+        reversed: bool,
+    ) -> __m128i {
+        let reverse = byte_reverse_mask();
+        // Counters in the little-endian lane, byte-reversed back for GCM.
+        // (No shortcut that depends on the counter's value: for IVs that
+        // are not 96 bits, J0 comes from GHASH under the secret key.)
+        let first = (c * WIDTH) as u32;
+        let mut ks: [__m128i; WIDTH] = core::array::from_fn(|k| {
+            let x = _mm_add_epi32(ctr, _mm_setr_epi32(first.wrapping_add(k as u32) as i32, 0, 0, 0));
+            let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
+            _mm_xor_si128(x, self.rk[0])
+        });
+        let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+        for r in 1..NR {
+            aesenc8(&mut ks, self.rk[r]);
+            if HASH && r <= WIDTH {
+                let j = r - 1;
+                // SAFETY: block j of the chunk at `src` (caller's contract).
+                let mut x = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
+                if reversed {
+                    x = _mm_shuffle_epi8(x, reverse);
+                }
+                if j == 0 {
+                    x = _mm_xor_si128(x, s);
+                }
+                let (h, hx) = (powers.h[WIDTH - 1 - j], powers.h_xor[WIDTH - 1 - j]);
+                lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(x, h));
+                hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(x, h));
+                mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(x), hx));
+            }
+        }
+        // `ks` ends up holding this pass's output, already in the data: no
+        // keystream is left behind to wipe.
+        for (k, x) in ks.iter_mut().enumerate() {
+            // SAFETY: block k of this chunk (caller's contract).
+            unsafe {
+                let p = chunk.add(16 * k).cast::<__m128i>();
+                *x = _mm_xor_si128(_mm_aesenclast_si128(*x, self.rk[NR]), _mm_loadu_si128(p));
+                _mm_storeu_si128(p, *x);
+            }
+        }
+        if !HASH {
+            return s;
+        }
+        mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+        reduce((_mm_xor_si128(lo, _mm_slli_si128::<8>(mid)), _mm_xor_si128(hi, _mm_srli_si128::<8>(mid))))
     }
 }
