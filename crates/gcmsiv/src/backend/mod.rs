@@ -142,6 +142,7 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// and AAD at most [`SHORT_MAX`] bytes) with this key as the
     /// key-generating key, in one fused kernel: returns the tags, or `None`
     /// if the backend has no such kernel and the mode should run step by step.
+    /// A backend may also take one message (`L == 1`) of any length.
     fn seal_short<const L: usize>(
         &self,
         nonces: [&[u8; 12]; L],

@@ -237,7 +237,7 @@ impl<const NR: usize> Schedule<NR> {
     /// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn ctr32<const BE: bool>(&self, counter: &Block, data: &mut [u8]) {
+    pub(super) fn ctr32<const BE: bool>(&self, counter: &Block, data: &mut [u8]) {
         // SAFETY: 16 readable bytes.
         let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
         // Byte-reversed, GCM's big-endian counter becomes lane 0, little-endian.
@@ -490,17 +490,20 @@ macro_rules! aesni_aes {
                 aads: [&[u8]; L],
                 data: [&mut [u8]; L],
             ) -> Option<[Block; L]> {
-                if !short_fits(&aads, &data) {
-                    return None;
-                }
-                if L % 4 == 0 {
+                let short = short_fits(&aads, &data);
+                if L % 4 == 0 && short {
                     // SAFETY: a schedule holds the Features proof; lengths
                     // checked; a group's lane count is a multiple of 4.
                     return Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data) });
                 }
                 let (nonce, aad, data) = one(nonces, aads, data)?;
-                // SAFETY: a schedule holds the Features proof; lengths checked.
-                let tag = unsafe { self.seal_one::<{ 2 + $key_len / 8 }>(nonce, aad, data) };
+                // SAFETY (both): a schedule holds the Features proof; lengths
+                // checked for the short kernel.
+                let tag = if short {
+                    unsafe { self.seal_one::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
+                } else {
+                    unsafe { self.seal_long::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
+                };
                 Some([tag; L])
             }
             fn open_short<const L: usize>(

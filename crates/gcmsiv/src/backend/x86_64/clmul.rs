@@ -183,6 +183,44 @@ fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: __m128i, blocks: &[u8
     }
 }
 
+/// Absorbs `data` into `s` (key `h`), its last partial block zero-padded,
+/// then `last` if given (the length block): eight blocks per aggregated step,
+/// and what remains, `last` included, as one more (two if that makes nine).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn absorb_padded(
+    mut s: __m128i,
+    h: __m128i,
+    powers: &Powers,
+    data: &[u8],
+    last: Option<__m128i>,
+) -> __m128i {
+    let mut chunks = data.chunks_exact(16 * WIDTH);
+    for chunk in &mut chunks {
+        // SAFETY: every chunk is whole 16-byte blocks.
+        let x: [__m128i; WIDTH] =
+            core::array::from_fn(|k| unsafe { _mm_loadu_si128(chunk[16 * k..].as_ptr().cast()) });
+        s = aggregate(s, &x, powers);
+    }
+    let mut x = [_mm_setzero_si128(); WIDTH + 1];
+    let mut n = 0;
+    for b in chunks.remainder().chunks(16) {
+        x[n] = super::partial::load_padded(b);
+        n += 1;
+    }
+    if let Some(l) = last {
+        x[n] = l;
+        n += 1;
+    }
+    if n > WIDTH {
+        s = dot(_mm_xor_si128(aggregate(s, &x[..WIDTH], powers), x[WIDTH]), h);
+    } else if n > 0 {
+        s = aggregate(s, &x[..n], powers);
+    }
+    x.zeroize();
+    s
+}
+
 /// S' = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H) for
 /// n = `x.len()` <= 8: n Karatsuba products summed unreduced, one reduction.
 #[inline]

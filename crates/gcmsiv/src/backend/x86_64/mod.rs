@@ -15,6 +15,7 @@ mod aesni;
 mod clmul;
 mod group;
 mod lanes;
+mod long;
 mod partial;
 mod short;
 mod stitched;

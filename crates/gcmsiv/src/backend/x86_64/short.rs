@@ -67,7 +67,7 @@ macro_rules! unroll {
 /// All rounds of AES on `B` blocks.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys) {
+pub(super) fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys) {
     round::<NR, B>(x, rk, 0);
     unroll!(R in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
         if R <= NR {
@@ -81,7 +81,7 @@ fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys
 /// its round key exists.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn expand_riding<const NR: usize, const B: usize>(
+pub(super) fn expand_riding<const NR: usize, const B: usize>(
     k: [__m128i; 2],
     rk: &mut RoundKeys,
     riders: &mut [__m128i; B],
@@ -315,7 +315,7 @@ impl<const NR: usize> Schedule<NR> {
     /// the encryption key (one or two blocks).
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn derive_one<const NB: usize>(&self, nonce: &[u8; 12]) -> (__m128i, [__m128i; 2]) {
+    pub(super) fn derive_one<const NB: usize>(&self, nonce: &[u8; 12]) -> (__m128i, [__m128i; 2]) {
         let mut b = derivation_blocks::<NB>(nonce);
         self.encrypt_n(&mut b);
         let pair = |i: usize| _mm_unpacklo_epi64(b[i], b[i + 1]);
