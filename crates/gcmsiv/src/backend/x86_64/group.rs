@@ -17,14 +17,17 @@
 use super::aesni::{RCON, Schedule, derivation_blocks};
 use super::clmul::{dot, fold_halves, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
-use super::short::{counter0, lengths, tag_input, to_block};
+use super::short::{counter0, lengths, tag_input};
 use crate::backend::Block;
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// Round keys of each lane (entries past NR unused): lane `l`'s round key `r`
-/// is 240 l + 16 r bytes from the start.
-type Schedules<const L: usize> = [[__m128i; 15]; L];
+/// is 240 l + 16 r bytes from the start. Left uninitialized, not zeroed (2 KB
+/// of stores per group): key expansion writes rounds 0..=NR of every lane
+/// before anything reads them, and nothing reads past NR.
+type Schedules<const L: usize> = [[MaybeUninit<__m128i>; 15]; L];
 
 /// One AES instruction (`pxor` for round 0, `aesenc`, `aesenclast`) on four
 /// blocks, block `i` with the round key `240 i` bytes past `$key`: the same
@@ -34,18 +37,19 @@ type Schedules<const L: usize> = [[__m128i; 15]; L];
 macro_rules! lanes4 {
     ($ins:literal, $b:expr, $key:expr) => {{
         let b: &mut [__m128i; 4] = $b;
-        let key: &__m128i = $key;
+        let key: &MaybeUninit<__m128i> = $key;
         // SAFETY: reads the round keys at 0, 240, 480 and 720 bytes from
         // `key`, inside the four rows of the schedules array it points into
-        // (each caller passes row 0 of a `&[[__m128i; 15]; 4]`); registers
-        // otherwise; every caller enables AES-NI.
+        // (each caller passes row 0 of four rows of a `Schedules`), written by
+        // key expansion before any round runs; registers otherwise; every
+        // caller enables AES-NI.
         unsafe {
             core::arch::asm!(
                 concat!($ins, " {b0}, xmmword ptr [{k}]"),
                 concat!($ins, " {b1}, xmmword ptr [{k} + 240]"),
                 concat!($ins, " {b2}, xmmword ptr [{k} + 480]"),
                 concat!($ins, " {b3}, xmmword ptr [{k} + 720]"),
-                k = in(reg) key,
+                k = in(reg) key.as_ptr(),
                 b0 = inout(xmm_reg) b[0],
                 b1 = inout(xmm_reg) b[1],
                 b2 = inout(xmm_reg) b[2],
@@ -113,7 +117,7 @@ macro_rules! blocks16 {
 fn round_lanes<const NR: usize, const L: usize>(x: &mut [__m128i; L], rk: &Schedules<L>, r: usize) {
     for (b, k) in x.chunks_exact_mut(4).zip(rk.chunks_exact(4)) {
         let b: &mut [__m128i; 4] = b.try_into().expect("four lanes");
-        let k: &[[__m128i; 15]; 4] = k.try_into().expect("four lanes");
+        let k: &[[MaybeUninit<__m128i>; 15]; 4] = k.try_into().expect("four lanes");
         if r == 0 {
             lanes4!("pxor", b, &k[0][0]);
         } else if r < NR {
@@ -202,7 +206,7 @@ fn expand_riding<const NR: usize, const L: usize>(
     for ((rk, k), riders) in rk.chunks_exact_mut(4).zip(k.chunks_exact(4)).zip(riders.chunks_exact_mut(4)) {
         let mut put = |r: usize, keys: [__m128i; 4]| {
             for ((schedule, rider), key) in rk.iter_mut().zip(riders.iter_mut()).zip(keys) {
-                schedule[r] = key;
+                schedule[r].write(key);
                 *rider = if r == 0 {
                     _mm_xor_si128(*rider, key)
                 } else if r < NR {
@@ -294,9 +298,7 @@ fn ctr_lanes<const NR: usize, const L: usize>(
 #[inline]
 fn wipe<const NR: usize, const L: usize>(rk: &mut Schedules<L>) {
     for keys in rk.iter_mut() {
-        for key in &mut keys[..=NR] {
-            key.zeroize();
-        }
+        keys[..=NR].zeroize();
     }
 }
 
@@ -312,7 +314,7 @@ fn wipe<const NR: usize, const L: usize>(rk: &mut Schedules<L>) {
 unsafe fn polyval_unequal<const L: usize>(
     h: &[__m128i; L],
     aads: &[&[u8]; L],
-    msgs: &[&[u8]; L],
+    msgs: &[&mut [u8]; L],
 ) -> [__m128i; L] {
     let mut s = [_mm_setzero_si128(); L];
     let aad_blocks: [usize; L] = core::array::from_fn(|l| aads[l].len().div_ceil(16));
@@ -347,7 +349,7 @@ unsafe fn polyval_unequal<const L: usize>(
 unsafe fn polyval_group<const L: usize>(
     h: &[__m128i; L],
     aads: &[&[u8]; L],
-    msgs: &[&[u8]; L],
+    msgs: &[&mut [u8]; L],
 ) -> [__m128i; L] {
     let (a, m) = (aads[0].len(), msgs[0].len());
     if !(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m)) {
@@ -355,39 +357,61 @@ unsafe fn polyval_group<const L: usize>(
         return unsafe { polyval_unequal(h, aads, msgs) };
     }
     // Karatsuba: three multiplications per block rather than four, with
-    // each H's halves folded once.
-    let hf: [__m128i; L] = core::array::from_fn(|l| fold_halves(h[l]));
-    let step = |s: &mut __m128i, x: __m128i, l: usize| {
+    // each H's halves folded once. Four lanes at a time: their keys, folded
+    // keys and accumulators fit in registers, and four chains of
+    // multiplications already fill the multiplier.
+    let step = |s: &mut __m128i, x: __m128i, h: __m128i, hf: __m128i| {
         let a = _mm_xor_si128(*s, x);
-        let lo = _mm_clmulepi64_si128::<0x00>(a, h[l]);
-        let hi = _mm_clmulepi64_si128::<0x11>(a, h[l]);
-        let mid = _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(fold_halves(a), hf[l]), _mm_xor_si128(lo, hi));
+        let lo = _mm_clmulepi64_si128::<0x00>(a, h);
+        let hi = _mm_clmulepi64_si128::<0x11>(a, h);
+        let mid = _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(fold_halves(a), hf), _mm_xor_si128(lo, hi));
         *s = reduce((
             _mm_xor_si128(lo, _mm_slli_si128::<8>(mid)),
             _mm_xor_si128(hi, _mm_srli_si128::<8>(mid)),
         ));
     };
-    let mut s = [_mm_setzero_si128(); L];
-    for (inputs, len) in [(aads, a), (msgs, m)] {
-        let mut i = 0;
-        while i + 16 <= len {
-            for (l, (s, input)) in s.iter_mut().zip(inputs).enumerate() {
-                // SAFETY: 16 readable bytes at i (every lane has `len` bytes).
-                step(s, unsafe { _mm_loadu_si128(input.as_ptr().add(i).cast()) }, l);
-            }
-            i += 16;
-        }
-        if i < len {
-            for (l, (s, input)) in s.iter_mut().zip(inputs).enumerate() {
-                step(s, load_partial(&input[i..]), l);
-            }
-        }
-    }
     let lengths = lengths(a, m);
-    for (l, s) in s.iter_mut().enumerate() {
-        step(s, lengths, l);
+    let mut s = [_mm_setzero_si128(); L];
+    for q in (0..L).step_by(4) {
+        let h: [__m128i; 4] = core::array::from_fn(|l| h[q + l]);
+        let hf = h.map(|h| fold_halves(h));
+        let s: &mut [__m128i; 4] = (&mut s[q..q + 4]).try_into().expect("four lanes");
+        let aad: [*const u8; 4] = core::array::from_fn(|l| aads[q + l].as_ptr());
+        let msg: [*const u8; 4] = core::array::from_fn(|l| msgs[q + l].as_ptr());
+        for (len, input) in [(a, aad), (m, msg)] {
+            let mut i = 0;
+            while i + 16 <= len {
+                for l in 0..4 {
+                    // SAFETY: 16 readable bytes at i (every lane has `len` bytes).
+                    step(&mut s[l], unsafe { _mm_loadu_si128(input[l].add(i).cast()) }, h[l], hf[l]);
+                }
+                i += 16;
+            }
+            if i < len {
+                for l in 0..4 {
+                    // SAFETY: the lane's last `len - i` bytes, inside it.
+                    let rest = unsafe { core::slice::from_raw_parts(input[l].add(i), len - i) };
+                    step(&mut s[l], load_partial(rest), h[l], hf[l]);
+                }
+            }
+        }
+        for l in 0..4 {
+            step(&mut s[l], lengths, h[l], hf[l]);
+        }
     }
     s
+}
+
+/// The lanes' blocks as bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn blocks<const L: usize>(x: &[__m128i; L]) -> [Block; L] {
+    let mut out = [[0u8; 16]; L];
+    for (o, x) in out.iter_mut().zip(x) {
+        // SAFETY: 16 writable bytes.
+        unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), *x) };
+    }
+    out
 }
 
 impl<const NR: usize> Schedule<NR> {
@@ -445,15 +469,15 @@ impl<const NR: usize> Schedule<NR> {
         let mut k = [[_mm_setzero_si128(); 2]; L];
         self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
         // SAFETY: same features; the caller bounds the lengths.
-        let s = unsafe { polyval_group(&h, &aads, &data.each_ref().map(|d| &**d)) };
+        let s = unsafe { polyval_group(&h, &aads, &data) };
         h.zeroize();
         let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
-        let mut rk: Schedules<L> = [[_mm_setzero_si128(); 15]; L];
+        let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
         expand_riding::<NR, L>(&k, &mut rk, &mut t);
         k.zeroize();
         ctr_lanes::<NR, L>(&rk, &t.map(|t| counter0(t)), &mut data, None);
         wipe::<NR, L>(&mut rk);
-        t.map(to_block)
+        blocks(&t)
     }
 
     /// Opens `L` short messages in place (CTR from the received `tags`) and
@@ -475,18 +499,18 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY: 16 readable bytes each.
         let ctr0: [__m128i; L] =
             tags.each_ref().map(|t| counter0(unsafe { _mm_loadu_si128(t.as_ptr().cast()) }));
-        let mut rk: Schedules<L> = [[_mm_setzero_si128(); 15]; L];
+        let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
         let mut ks = ctr0;
         expand_riding::<NR, L>(&k, &mut rk, &mut ks);
         k.zeroize();
         ctr_lanes::<NR, L>(&rk, &ctr0, &mut data, Some(&ks));
         ks.zeroize();
         // SAFETY: same features; the caller bounds the lengths.
-        let s = unsafe { polyval_group(&h, &aads, &data.each_ref().map(|d| &**d)) };
+        let s = unsafe { polyval_group(&h, &aads, &data) };
         h.zeroize();
         let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
         encrypt_lanes::<NR, L>(&mut t, &rk);
         wipe::<NR, L>(&mut rk);
-        t.map(to_block)
+        blocks(&t)
     }
 }
