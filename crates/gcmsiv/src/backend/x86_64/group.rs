@@ -4,9 +4,10 @@
 //! One message's set-up is a chain of dependent steps; a group's messages are
 //! independent, so here each step runs for every lane before the next step
 //! starts, with the lanes' AES rounds and multiplications side by side:
-//! derivation (eight blocks in flight), POLYVAL by Horner's rule (the lanes'
-//! multiplications interleaved), key expansion with the tags (seal) or the
-//! first counter blocks (open) riding on it, then CTR eight blocks at a time.
+//! derivation (sixteen blocks in flight), key expansion (four lanes per
+//! instruction, two quads in lockstep), POLYVAL by Horner's rule (four lanes'
+//! multiplications interleaved), the tags, and CTR one block of every lane at
+//! a time.
 //! Round keys live in one stack array, one row per lane, and the AES rounds
 //! under per-lane keys read them straight from it (see [`lanes4!`]).
 //!
@@ -174,20 +175,23 @@ const fn sub_word_mask(rotate: bool) -> [u8; 16] {
 }
 
 /// Key expansion of each lane's record key (`k[l]`: one block for AES-128,
-/// two for AES-256) into `rk`, with `riders[l]` encrypted under lane `l`'s
-/// schedule as its round keys appear.
+/// two for AES-256) into `rk`, the quads of lanes in lockstep.
 ///
 /// Four lanes at a time, transposed: register `j` holds word `j` of each
 /// lane's key, so one `aesenclast` does the four lanes' SubWord and four XORs
 /// their prefix sums, where lane by lane each takes a dozen instructions. The
 /// round keys are transposed back to be stored and used.
+///
+/// Each quad's expansion is one chain of dependent steps; a group's two quads
+/// run side by side, round by round, so the core has two chains to overlap.
+/// Nothing rides on it (the tags or first counter blocks did once, which kept
+/// one chain per quad): what needs the round keys afterwards runs with every
+/// lane in flight.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn expand_riding<const NR: usize, const L: usize>(
-    k: &[[__m128i; 2]; L],
-    rk: &mut Schedules<L>,
-    riders: &mut [__m128i; L],
-) {
+fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut Schedules<L>) {
+    const MAX_QUADS: usize = crate::backend::GROUP / 4;
+    debug_assert!(L % 4 == 0 && L / 4 <= MAX_QUADS);
     // SAFETY: 16 readable bytes each.
     let (rot, plain) = unsafe {
         (
@@ -195,58 +199,56 @@ fn expand_riding<const NR: usize, const L: usize>(
             _mm_loadu_si128(sub_word_mask(false).as_ptr().cast()),
         )
     };
-    // w_{j} ^= t, then each word takes the previous one's new value: the
-    // prefix XOR of the key schedule, four lanes at once.
     let chain = |w: &mut [__m128i; 4], t: __m128i| {
         w[0] = _mm_xor_si128(w[0], t);
         w[1] = _mm_xor_si128(w[1], w[0]);
         w[2] = _mm_xor_si128(w[2], w[1]);
         w[3] = _mm_xor_si128(w[3], w[2]);
     };
-    for ((rk, k), riders) in rk.chunks_exact_mut(4).zip(k.chunks_exact(4)).zip(riders.chunks_exact_mut(4)) {
-        let mut put = |r: usize, keys: [__m128i; 4]| {
-            for ((schedule, rider), key) in rk.iter_mut().zip(riders.iter_mut()).zip(keys) {
-                schedule[r].write(key);
-                *rider = if r == 0 {
-                    _mm_xor_si128(*rider, key)
-                } else if r < NR {
-                    _mm_aesenc_si128(*rider, key)
-                } else {
-                    _mm_aesenclast_si128(*rider, key)
-                };
-            }
-        };
-        let k0 = [k[0][0], k[1][0], k[2][0], k[3][0]];
-        let k1 = [k[0][1], k[1][1], k[2][1], k[3][1]];
-        put(0, k0);
-        let mut w = transpose(k0);
-        if NR == 10 {
-            for (r, &rcon) in (1..=NR).zip(&RCON) {
+    let put = |rk: &mut Schedules<L>, q: usize, r: usize, keys: [__m128i; 4]| {
+        for (schedule, key) in rk[4 * q..4 * q + 4].iter_mut().zip(keys) {
+            schedule[r].write(key);
+        }
+    };
+    let (mut w, mut v) = ([[_mm_setzero_si128(); 4]; MAX_QUADS], [[_mm_setzero_si128(); 4]; MAX_QUADS]);
+    for q in 0..L / 4 {
+        let k0 = core::array::from_fn(|i| k[4 * q + i][0]);
+        put(rk, q, 0, k0);
+        w[q] = transpose(k0);
+        if NR == 14 {
+            let k1 = core::array::from_fn(|i| k[4 * q + i][1]);
+            put(rk, q, 1, k1);
+            v[q] = transpose(k1);
+        }
+    }
+    if NR == 10 {
+        for (r, &rcon) in (1..=NR).zip(&RCON) {
+            for (q, w) in w[..L / 4].iter_mut().enumerate() {
                 let t = _mm_aesenclast_si128(_mm_shuffle_epi8(w[3], rot), _mm_set1_epi32(rcon));
-                chain(&mut w, t);
-                put(r, transpose(w));
+                chain(w, t);
+                put(rk, q, r, transpose(*w));
             }
-        } else {
-            put(1, k1);
-            let mut v = transpose(k1);
-            for r in 2..=NR {
+        }
+    } else {
+        for r in 2..=NR {
+            for q in 0..L / 4 {
                 // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for even
                 // round keys, SubWord alone for odd ones.
                 if r % 2 == 0 {
                     let t =
-                        _mm_aesenclast_si128(_mm_shuffle_epi8(v[3], rot), _mm_set1_epi32(RCON[r / 2 - 1]));
-                    chain(&mut w, t);
-                    put(r, transpose(w));
+                        _mm_aesenclast_si128(_mm_shuffle_epi8(v[q][3], rot), _mm_set1_epi32(RCON[r / 2 - 1]));
+                    chain(&mut w[q], t);
+                    put(rk, q, r, transpose(w[q]));
                 } else {
-                    let t = _mm_aesenclast_si128(_mm_shuffle_epi8(w[3], plain), _mm_setzero_si128());
-                    chain(&mut v, t);
-                    put(r, transpose(v));
+                    let t = _mm_aesenclast_si128(_mm_shuffle_epi8(w[q][3], plain), _mm_setzero_si128());
+                    chain(&mut v[q], t);
+                    put(rk, q, r, transpose(v[q]));
                 }
             }
-            v.zeroize();
         }
-        w.zeroize();
     }
+    w.zeroize();
+    v.zeroize();
 }
 
 /// XORs `keystream` into block `j` of `data`, if it has one (the last may be partial).
@@ -468,13 +470,14 @@ impl<const NR: usize> Schedule<NR> {
         let mut h = [_mm_setzero_si128(); L];
         let mut k = [[_mm_setzero_si128(); 2]; L];
         self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
+        let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
+        expand_lanes::<NR, L>(&k, &mut rk);
+        k.zeroize();
         // SAFETY: same features; the caller bounds the lengths.
         let s = unsafe { polyval_group(&h, &aads, &data) };
         h.zeroize();
         let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
-        let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
-        expand_riding::<NR, L>(&k, &mut rk, &mut t);
-        k.zeroize();
+        encrypt_lanes::<NR, L>(&mut t, &rk);
         ctr_lanes::<NR, L>(&rk, &t.map(|t| counter0(t)), &mut data, None);
         wipe::<NR, L>(&mut rk);
         blocks(&t)
@@ -500,11 +503,9 @@ impl<const NR: usize> Schedule<NR> {
         let ctr0: [__m128i; L] =
             tags.each_ref().map(|t| counter0(unsafe { _mm_loadu_si128(t.as_ptr().cast()) }));
         let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
-        let mut ks = ctr0;
-        expand_riding::<NR, L>(&k, &mut rk, &mut ks);
+        expand_lanes::<NR, L>(&k, &mut rk);
         k.zeroize();
-        ctr_lanes::<NR, L>(&rk, &ctr0, &mut data, Some(&ks));
-        ks.zeroize();
+        ctr_lanes::<NR, L>(&rk, &ctr0, &mut data, None);
         // SAFETY: same features; the caller bounds the lengths.
         let s = unsafe { polyval_group(&h, &aads, &data) };
         h.zeroize();
