@@ -202,19 +202,25 @@ pub(super) fn absorb_padded(
             core::array::from_fn(|k| unsafe { _mm_loadu_si128(chunk[16 * k..].as_ptr().cast()) });
         s = aggregate(s, &x, powers);
     }
-    let mut x = [_mm_setzero_si128(); WIDTH + 1];
-    let mut n = 0;
-    for b in chunks.remainder().chunks(16) {
-        x[n] = super::partial::load_padded(b);
-        n += 1;
+    let rest = chunks.remainder();
+    let blocks = rest.len().div_ceil(16);
+    let n = blocks + usize::from(last.is_some());
+    if n == 0 {
+        return s;
     }
-    if let Some(l) = last {
-        x[n] = l;
-        n += 1;
-    }
+    // Built in one pass: the remaining blocks, then `last`, then zeros.
+    let mut x: [__m128i; WIDTH + 1] = core::array::from_fn(|i| {
+        if i < blocks {
+            super::partial::load_padded(&rest[16 * i..rest.len().min(16 * i + 16)])
+        } else if i == blocks {
+            last.unwrap_or(_mm_setzero_si128())
+        } else {
+            _mm_setzero_si128()
+        }
+    });
     if n > WIDTH {
         s = dot(_mm_xor_si128(aggregate(s, &x[..WIDTH], powers), x[WIDTH]), h);
-    } else if n > 0 {
+    } else {
         s = aggregate(s, &x[..n], powers);
     }
     x.zeroize();

@@ -22,13 +22,6 @@ use crate::backend::Block;
 use core::arch::x86_64::*;
 
 impl<const NR: usize> Schedule<NR> {
-    /// The record keys' schedule, empty, to be filled by key expansion.
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn blank(&self) -> Schedule<NR> {
-        Schedule { rk: [_mm_setzero_si128(); 15], features: self.features }
-    }
-
     /// Seals a message of any length in place and returns its tag.
     ///
     /// # Safety
@@ -43,8 +36,9 @@ impl<const NR: usize> Schedule<NR> {
         let (h, k) = self.derive_one::<NB>(nonce);
         // The expansion is a chain of dependent steps that the tag needs only
         // at the end: first in program order, it runs beside POLYVAL.
-        let mut key = self.blank();
-        expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
+        let mut rk = [_mm_setzero_si128(); 15];
+        expand_riding::<NR, 0>(k, &mut rk, &mut []);
+        let key = Schedule::<NR> { rk, features: self.features };
         let powers = Powers::new(h);
         let s = absorb_padded(_mm_setzero_si128(), h, &powers, aad, None);
         let lengths = super::short::lengths(aad.len(), data.len());
