@@ -36,9 +36,10 @@ impl<const NR: usize> Schedule<NR> {
         let (h, k) = self.derive_one::<NB>(nonce);
         // The expansion is a chain of dependent steps that the tag needs only
         // at the end: first in program order, it runs beside POLYVAL.
-        let mut rk = [_mm_setzero_si128(); 15];
-        expand_riding::<NR, 0>(k, &mut rk, &mut []);
-        let key = Schedule::<NR> { rk, features: self.features };
+        // Expanded in place: a local array moved into the schedule afterwards
+        // could leave a copy of the round keys that nothing wipes.
+        let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: self.features };
+        expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
         let powers = Powers::new(h);
         let s = absorb_padded(_mm_setzero_si128(), h, &powers, aad, None);
         let lengths = super::short::lengths(aad.len(), data.len());
