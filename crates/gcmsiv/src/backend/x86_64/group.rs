@@ -133,11 +133,15 @@ fn round_lanes<const NR: usize, const L: usize>(x: &mut [__m128i; L], rk: &Sched
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn encrypt_lanes<const NR: usize, const L: usize>(x: &mut [__m128i; L], rk: &Schedules<L>) {
-    round_lanes::<NR, L>(x, rk, 0);
+    // On a local copy: the rounds' `asm!` reads memory (the round keys), so
+    // blocks behind a reference would be stored back before every round.
+    let mut y = *x;
+    round_lanes::<NR, L>(&mut y, rk, 0);
     for r in 1..NR {
-        round_lanes::<NR, L>(x, rk, r);
+        round_lanes::<NR, L>(&mut y, rk, r);
     }
-    round_lanes::<NR, L>(x, rk, NR);
+    round_lanes::<NR, L>(&mut y, rk, NR);
+    *x = y;
 }
 
 /// A 4x4 transpose of 32-bit words: register `j` of the result holds word `j`
@@ -432,30 +436,33 @@ impl<const NR: usize> Schedule<NR> {
         h: &mut [__m128i; L],
         k: &mut [[__m128i; 2]; L],
     ) {
-        let pair = |b: &[__m128i], i: usize| _mm_unpacklo_epi64(b[i], b[i + 1]);
         // Four lanes at a time: 16 or 24 blocks, sixteen in flight, then eight.
         for c in (0..L).step_by(4) {
-            let mut x = [_mm_setzero_si128(); 24];
-            for (i, n) in nonces[c..c + 4].iter().enumerate() {
-                x[NB * i..NB * (i + 1)].copy_from_slice(&derivation_blocks::<NB>(n));
-            }
-            let (sixteen, rest) = x.split_at_mut(16);
-            let sixteen: &mut [__m128i; 16] = sixteen.try_into().expect("sixteen blocks");
-            for b in sixteen.iter_mut() {
-                *b = _mm_xor_si128(*b, self.rk[0]);
-            }
+            // The blocks built in place, not copied into a zeroed array: on
+            // this core every store costs a cycle of the one store port.
+            let blocks: [[__m128i; NB]; 4] = core::array::from_fn(|i| derivation_blocks::<NB>(nonces[c + i]));
+            let mut sixteen: [__m128i; 16] =
+                core::array::from_fn(|j| _mm_xor_si128(blocks[j / NB][j % NB], self.rk[0]));
+            let mut rest: [__m128i; 8] = core::array::from_fn(|j| {
+                if NB == 6 { blocks[(16 + j) / NB][(16 + j) % NB] } else { blocks[0][0] }
+            });
             for key in &self.rk[1..NR] {
-                blocks16!("aesenc", sixteen, key);
+                blocks16!("aesenc", &mut sixteen, key);
             }
-            blocks16!("aesenclast", sixteen, &self.rk[NR]);
+            blocks16!("aesenclast", &mut sixteen, &self.rk[NR]);
             if NB == 6 {
-                self.encrypt8(rest.try_into().expect("eight blocks"));
+                self.encrypt8(&mut rest);
             }
-            for (i, b) in x[..4 * NB].chunks_exact(NB).enumerate() {
-                h[c + i] = pair(b, 0);
-                k[c + i] = [pair(b, 2), if NB == 6 { pair(b, 4) } else { _mm_setzero_si128() }];
+            let block = |j: usize| if j < 16 { sixteen[j] } else { rest[j - 16] };
+            let pair = |j: usize| _mm_unpacklo_epi64(block(j), block(j + 1));
+            for i in 0..4 {
+                h[c + i] = pair(NB * i);
+                k[c + i] = [pair(NB * i + 2), if NB == 6 { pair(NB * i + 4) } else { _mm_setzero_si128() }];
             }
-            x.zeroize();
+            sixteen.zeroize();
+            if NB == 6 {
+                rest.zeroize();
+            }
         }
     }
 
