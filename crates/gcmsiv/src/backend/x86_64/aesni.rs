@@ -513,18 +513,20 @@ macro_rules! aesni_aes {
                 data: [&mut [u8]; L],
                 tags: &[Block; L],
             ) -> Option<[Block; L]> {
-                if !short_fits(&aads, &data) {
-                    return None;
-                }
-                if L % 4 == 0 {
+                let short = short_fits(&aads, &data);
+                if L % 4 == 0 && short {
                     // SAFETY: as in `seal_short`.
                     return Some(unsafe {
                         self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags)
                     });
                 }
                 let (nonce, aad, data) = one(nonces, aads, data)?;
-                // SAFETY: as in `seal_short`.
-                let expected = unsafe { self.open_one::<{ 2 + $key_len / 8 }>(nonce, aad, data, &tags[0]) };
+                // SAFETY (both): as in `seal_short`.
+                let expected = if short {
+                    unsafe { self.open_one::<{ 2 + $key_len / 8 }>(nonce, aad, data, &tags[0]) }
+                } else {
+                    unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, &tags[0]) }
+                };
                 Some([expected; L])
             }
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
