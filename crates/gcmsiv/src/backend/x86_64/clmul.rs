@@ -42,26 +42,29 @@ impl Powers {
         let h = [h1, h2, h3, h4, h5, h6, h7, h8];
         Powers { h, h_xor: h.map(|x| fold_halves(x)) }
     }
+}
 
-    /// H^1..H^n only (n <= 8; the rest left zero), by the same tree: a short
-    /// message needs few powers, and each costs a multiplication.
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) fn up_to(h1: __m128i, n: usize) -> Self {
-        debug_assert!((1..=WIDTH).contains(&n));
-        let mut h = [_mm_setzero_si128(); WIDTH];
-        h[0] = h1;
-        for k in 2..=n {
-            // H^k = H^ceil(k/2) * H^floor(k/2): three levels for k <= 8.
-            let (a, b) = (h[k.div_ceil(2) - 1], h[k / 2 - 1]);
-            h[k - 1] = if k % 2 == 0 { square(a) } else { dot(a, b) };
-        }
-        let mut h_xor = [_mm_setzero_si128(); WIDTH];
-        for (x, p) in h_xor.iter_mut().zip(&h[..n]) {
-            *x = fold_halves(*p);
-        }
-        Powers { h, h_xor }
+/// H^1..H^n only (n <= 8; the rest zero) and the XORs of their halves, by
+/// value: a short message needs few powers, each costs multiplications, and a
+/// table this small stays in registers (a [`Powers`] lives in memory, where
+/// building and wiping it cost a short open about 30 stores). Three levels
+/// of the same tree as [`Powers::new`], every even power a square.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn powers_up_to(h1: __m128i, n: usize) -> ([__m128i; WIDTH], [__m128i; WIDTH]) {
+    debug_assert!((1..=WIDTH).contains(&n));
+    let mut h = [_mm_setzero_si128(); WIDTH];
+    h[0] = h1;
+    for k in 2..=n {
+        // H^k = H^ceil(k/2) * H^floor(k/2): three levels for k <= 8.
+        let (a, b) = (h[k.div_ceil(2) - 1], h[k / 2 - 1]);
+        h[k - 1] = if k % 2 == 0 { square(a) } else { dot(a, b) };
     }
+    let mut h_xor = [_mm_setzero_si128(); WIDTH];
+    for (x, p) in h_xor.iter_mut().zip(&h[..n]) {
+        *x = fold_halves(*p);
+    }
+    (h, h_xor)
 }
 
 /// An unreduced 256-bit product, as (low, high) 128-bit halves.
@@ -232,11 +235,24 @@ pub(super) fn absorb_padded(
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn aggregate(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
+    aggregate_with(s, x, &powers.h, &powers.h_xor)
+}
+
+/// [`aggregate`] with the powers (`h[k]` = H^(k+1)) and their folded halves
+/// given as arrays.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aggregate_with(
+    s: __m128i,
+    x: &[__m128i],
+    h: &[__m128i; WIDTH],
+    h_xor: &[__m128i; WIDTH],
+) -> __m128i {
     let n = x.len();
     let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
     for (k, &xk) in x.iter().enumerate() {
         let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
-        let (h, h_xor) = (powers.h[n - 1 - k], powers.h_xor[n - 1 - k]);
+        let (h, h_xor) = (h[n - 1 - k], h_xor[n - 1 - k]);
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(a, h));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(a, h));
         mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(a), h_xor));

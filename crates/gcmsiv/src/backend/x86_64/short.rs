@@ -18,7 +18,7 @@
 //! only place they reached memory.
 
 use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
-use super::clmul::{Powers, aggregate, clmul128, dot_chained as dot, reduce};
+use super::clmul::{aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
@@ -281,7 +281,7 @@ unsafe fn open_blocks<const NR: usize, const B: usize>(
     aad: &[u8],
     data: &mut [u8],
 ) -> __m128i {
-    let powers = Powers::up_to(h, (B + 1).min(8));
+    let (hp, hx) = powers_up_to(h, (B + 1).min(8));
     let mut y = _mm_setzero_si128();
     for chunk in aad.chunks(16) {
         y = dot(_mm_xor_si128(y, load_padded(chunk)), h);
@@ -293,11 +293,11 @@ unsafe fn open_blocks<const NR: usize, const B: usize>(
     if B < 8 {
         let mut x = [len; 8];
         x[..B].copy_from_slice(&p);
-        aggregate(y, &x[..=B], &powers)
+        aggregate_with(y, &x[..=B], &hp, &hx)
     } else {
         // Eight plaintext blocks fill the table: the length block follows
         // by one more step.
-        dot(_mm_xor_si128(aggregate(y, &p, &powers), len), h)
+        dot(_mm_xor_si128(aggregate_with(y, &p, &hp, &hx), len), h)
     }
 }
 
