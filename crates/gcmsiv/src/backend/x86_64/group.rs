@@ -254,7 +254,9 @@ fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut
         }
     }
     w.zeroize();
-    v.zeroize();
+    if NR == 14 {
+        v.zeroize();
+    }
 }
 
 /// XORs `keystream` into block `j` of `data`, if it has one (the last may be partial).
