@@ -230,6 +230,25 @@ pub(super) fn absorb_padded(
     s
 }
 
+/// `pclmulqdq` of `a` with the block at `b`, read by the instruction itself
+/// (so that a loop's reads of a table of powers stay inside the loop).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn clmul_at<const IMM: u8>(mut a: __m128i, b: &__m128i) -> __m128i {
+    // SAFETY: reads the 16 bytes of `b` (an aligned `__m128i`); registers
+    // otherwise; every caller enables PCLMULQDQ.
+    unsafe {
+        core::arch::asm!(
+            "pclmulqdq {a}, xmmword ptr [{b}], {imm}",
+            a = inout(xmm_reg) a,
+            b = in(reg) b,
+            imm = const IMM,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a
+}
+
 /// S' = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H) for
 /// n = `x.len()` <= 8: n Karatsuba products summed unreduced, one reduction.
 #[inline]
