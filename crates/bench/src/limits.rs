@@ -122,7 +122,10 @@ unsafe fn ctr_polyval(rounds: usize, data: &mut [u8]) -> __m128i {
 /// per round, reloaded from memory): the two have no dependency inside an
 /// iteration, so the AES and carry-less-multiply units can overlap. (The
 /// loop above hashes the chunk it has just made, which puts the whole AES
-/// latency in front of the multiplications of every iteration.)
+/// latency in front of the multiplications of every iteration.) The product
+/// and reduction steps are written out as in the loop above, not shared: a
+/// limit loop is meant to be exactly what it reads as, and with the steps in
+/// helpers this one measured 5% slower.
 ///
 /// # Safety
 /// The CPU must have AES-NI and PCLMULQDQ.

@@ -59,6 +59,10 @@ impl<const NR: usize> Schedule<NR> {
     /// `tag`, POLYVAL stitched in) and returns the tag its plaintext should
     /// have; the caller compares.
     ///
+    /// Its first five lines are [`Self::seal_long`]'s. A shared helper
+    /// returning the schedule and the powers by value measured 10-17% slower
+    /// at 256 B to 1 KiB: the 31 vectors were copied on the way out.
+    ///
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
