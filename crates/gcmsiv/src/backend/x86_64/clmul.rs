@@ -189,6 +189,8 @@ fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: __m128i, blocks: &[u8
 /// Absorbs `data` into `s` (key `h`), its last partial block zero-padded,
 /// then `last` if given (the length block): eight blocks per aggregated step,
 /// and what remains, `last` included, as one more (two if that makes nine).
+/// (`h` is `powers.h[0]`, passed in its register: reading it from the table
+/// instead measured 3-4% slower on 256-byte AES-128 opens.)
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn absorb_padded(
