@@ -18,6 +18,10 @@ cargo clippy -p gcmsiv --no-default-features -- -D warnings
 step "tests: every backend this CPU has (the default build picks hardware where it exists)"
 cargo test --features gcmsiv/aead
 
+step "no secrets left on the stack (optimized build: what stays in registers is the optimizer's choice)"
+cargo test --release -p gcmsiv --test residue
+cargo test --release -p gcmsiv --features force-portable --test residue
+
 step "tests: forced portable backend"
 cargo test -p gcmsiv --features force-portable
 

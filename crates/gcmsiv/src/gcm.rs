@@ -94,7 +94,7 @@ impl<A: Aes> Gcm<A> {
         let mut g = self.ghash();
         self.ghash_update(&mut g, aad);
         self.cipher.ctr32be_then_ghash(&inc32(&j0), buffer, &mut g, &self.table);
-        Ok(self.finish_tag(&mask, g, aad.len(), buffer.len()))
+        Ok(self.finish_tag(&mask, &mut g, aad.len(), buffer.len()))
     }
 
     /// GCM-AD (SP 800-38D section 7.2): decrypts `buffer` in place if the first
@@ -115,7 +115,7 @@ impl<A: Aes> Gcm<A> {
         let mut g = self.ghash();
         self.ghash_update(&mut g, aad);
         self.cipher.ghash_then_ctr32be(&inc32(&j0), buffer, &mut g, &self.table);
-        let expected = self.finish_tag(&mask, g, aad.len(), buffer.len());
+        let expected = self.finish_tag(&mask, &mut g, aad.len(), buffer.len());
         let mut received = [0u8; 16];
         received[..tag.len()].copy_from_slice(tag);
         // Compare the first tag_len bytes (a public length) in constant time.
@@ -134,10 +134,13 @@ impl<A: Aes> Gcm<A> {
     }
 
     /// S = GHASH(A || C || [len(A)]_64 || [len(C)]_64); T = E(J0) ^ S.
-    fn finish_tag(&self, mask: &Block, mut g: A::Polyval, aad_len: usize, msg_len: usize) -> Block {
-        self.ghash_update(&mut g, &length_block(aad_len, msg_len));
+    ///
+    /// The hash by reference: moved in by value, it left a copy of its key in
+    /// the caller's frame, which the drop here did not reach. The caller's
+    /// value is wiped when it goes out of scope.
+    fn finish_tag(&self, mask: &Block, g: &mut A::Polyval, aad_len: usize, msg_len: usize) -> Block {
+        self.ghash_update(g, &length_block(aad_len, msg_len));
         let s = byte_reverse(g.finalize());
-        drop(g);
         (u128::from_le_bytes(*mask) ^ u128::from_le_bytes(s)).to_le_bytes()
     }
 }

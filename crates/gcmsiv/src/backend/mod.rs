@@ -15,9 +15,9 @@ use zeroize::Zeroize;
 /// One 16-byte AES block / POLYVAL field element, in the byte order of the spec.
 pub(crate) type Block = [u8; 16];
 
-/// Messages whose per-message set-up a batch interleaves: enough independent
-/// chains of AES rounds and carry-less multiplies to keep both units busy.
-pub(crate) const LANES: usize = 4;
+/// The smaller fused call of a batch: the rest of a batch after its groups of
+/// [`GROUP`], or half of a group whose messages do not all fit.
+pub(crate) const QUAD: usize = 4;
 
 /// Short messages (see [`SHORT_MAX`]) a batch hands to one fused kernel call:
 /// eight, so each step of the set-up has eight independent chains.
@@ -114,30 +114,6 @@ pub(crate) trait Aes: Sized + Zeroize {
         (self.rekey(&keys.encryption_key[..Self::KEY_LEN]), self.polyval(&keys.authentication_key))
     }
 
-    /// [`Aes::derive_record_keys`] for [`LANES`] nonces at once. Backends
-    /// override this to keep all the derivations' AES rounds in flight together.
-    fn derive_record_keys_lanes(
-        &self,
-        nonces: [&[u8; 12]; LANES],
-    ) -> ([Self; LANES], [Self::Polyval; LANES]) {
-        let [a, b, c, d] = nonces.map(|n| self.derive_record_keys(n));
-        ([a.0, b.0, c.0, d.0], [a.1, b.1, c.1, d.1])
-    }
-
-    /// Encrypts `blocks[i]` under `keys[i]` (a batch's tags).
-    fn encrypt_block_lanes(keys: [&Self; LANES], blocks: &mut [Block; LANES]) {
-        for (k, b) in keys.into_iter().zip(blocks) {
-            k.encrypt_block(b);
-        }
-    }
-
-    /// [`Aes::ctr32le`] of `data[i]` under `keys[i]` from `counters[i]`.
-    fn ctr32le_lanes(keys: [&Self; LANES], counters: &[Block; LANES], data: [&mut [u8]; LANES]) {
-        for ((k, c), d) in keys.into_iter().zip(counters).zip(data) {
-            k.ctr32le(c, d);
-        }
-    }
-
     /// RFC 8452 section 4's encryption of `L` short messages (each message
     /// and AAD at most [`SHORT_MAX`] bytes) with this key as the
     /// key-generating key, in one fused kernel: returns the tags, or `None`
@@ -209,20 +185,6 @@ pub(crate) trait Polyval: Zeroize {
             self.update_blocks(&block);
         }
         block.zeroize();
-    }
-
-    /// For each lane, [`Polyval::update_padded`] of each of its `S` segments
-    /// in order, for a batch. Backends override this to interleave the lanes'
-    /// multiplications.
-    fn update_padded_lanes<const S: usize>(hashes: [&mut Self; LANES], data: [[&[u8]; S]; LANES])
-    where
-        Self: Sized,
-    {
-        for (h, segments) in hashes.into_iter().zip(data) {
-            for d in segments {
-                h.update_padded(d);
-            }
-        }
     }
 
     /// The current accumulator S_j.

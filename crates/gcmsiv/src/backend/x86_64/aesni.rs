@@ -7,7 +7,7 @@ use super::clmul::Powers;
 use super::partial::{load_partial, store_partial};
 use super::stitched::Stitch;
 use super::{Features, Polyval};
-use crate::backend::{LANES, SHORT_MAX};
+use crate::backend::SHORT_MAX;
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -51,39 +51,151 @@ pub(super) fn sub_word(k: __m128i) -> __m128i {
     _mm_aesenclast_si128(_mm_shuffle_epi8(k, broadcast), _mm_setzero_si128())
 }
 
-/// One AES round on eight blocks with the same round key, in this order.
+/// One instruction (`$ins`: `pxor` for round 0, `aesenc`, `aesenclast`) on
+/// eight blocks with the same round key, in this order, the key loaded from
+/// `$key` (a schedule's entry) inside the block.
 ///
-/// Written as one `asm!` block because the compiler's scheduler otherwise
-/// regroups the rounds block by block (to save registers), which leaves the
-/// core with one dependent chain at a time instead of eight independent ones:
-/// CTR then ran at half the AES units' throughput.
+/// One `asm!` block because the compiler's scheduler otherwise regroups the
+/// rounds block by block (to save registers), which leaves the core with one
+/// dependent chain at a time instead of eight independent ones: CTR then ran
+/// at half the AES units' throughput. The key is loaded inside the block, not
+/// passed in a register: given the keys as values, the compiler hoisted the
+/// schedule out of the CTR loops and, short of registers, copied it to the
+/// stack on every call, where nothing wiped it (and the copy cost a store per
+/// round key).
+macro_rules! round8 {
+    ($ins:literal, $b:expr, $key:expr) => {{
+        let b: &mut [__m128i; 8] = $b;
+        let key: &__m128i = $key;
+        // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
+        // registers otherwise; no stack, no flags; every caller enables AES-NI.
+        unsafe {
+            core::arch::asm!(
+                "movdqa {k}, xmmword ptr [{key}]",
+                concat!($ins, " {b0}, {k}"),
+                concat!($ins, " {b1}, {k}"),
+                concat!($ins, " {b2}, {k}"),
+                concat!($ins, " {b3}, {k}"),
+                concat!($ins, " {b4}, {k}"),
+                concat!($ins, " {b5}, {k}"),
+                concat!($ins, " {b6}, {k}"),
+                concat!($ins, " {b7}, {k}"),
+                key = in(reg) key,
+                k = out(xmm_reg) _,
+                b0 = inout(xmm_reg) b[0],
+                b1 = inout(xmm_reg) b[1],
+                b2 = inout(xmm_reg) b[2],
+                b3 = inout(xmm_reg) b[3],
+                b4 = inout(xmm_reg) b[4],
+                b5 = inout(xmm_reg) b[5],
+                b6 = inout(xmm_reg) b[6],
+                b7 = inout(xmm_reg) b[7],
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+    }};
+}
+
+/// AddRoundKey (round 0) of eight blocks with the round key at `key`.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) fn aesenc8(b: &mut [__m128i; 8], key: __m128i) {
-    // SAFETY: `aesenc` on registers only: no memory, no stack, no flags; the
-    // target features of this function (required of every caller) include AES-NI.
+pub(super) fn xor8(b: &mut [__m128i; 8], key: &__m128i) {
+    round8!("pxor", b, key);
+}
+
+/// One middle AES round of eight blocks under the round key at `key`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aesenc8(b: &mut [__m128i; 8], key: &__m128i) {
+    round8!("aesenc", b, key);
+}
+
+/// The last AES round of eight blocks under the round key at `key`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aesenclast8(b: &mut [__m128i; 8], key: &__m128i) {
+    round8!("aesenclast", b, key);
+}
+
+/// One instruction (`$ins`: `pxor`, `aesenc` or `aesenclast`) on one block
+/// with the round key at `$key`, read by the instruction itself: the round
+/// key stays in its schedule, where it is wiped, rather than in a register
+/// the compiler may spill to a stack slot nothing wipes.
+macro_rules! round_at {
+    ($ins:literal, $x:expr, $key:expr) => {{
+        let mut x: __m128i = $x;
+        let key: &__m128i = $key;
+        // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
+        // registers otherwise; every caller enables AES-NI.
+        unsafe {
+            core::arch::asm!(
+                concat!($ins, " {x}, xmmword ptr [{key}]"),
+                x = inout(xmm_reg) x,
+                key = in(reg) key,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        x
+    }};
+}
+
+/// AddRoundKey with the round key at `key` (see [`round_at!`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn xor_at(x: __m128i, key: &__m128i) -> __m128i {
+    round_at!("pxor", x, key)
+}
+
+/// A middle AES round under the round key at `key` (see [`round_at!`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aesenc_at(x: __m128i, key: &__m128i) -> __m128i {
+    round_at!("aesenc", x, key)
+}
+
+/// The last AES round under the round key at `key` (see [`round_at!`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aesenclast_at(x: __m128i, key: &__m128i) -> __m128i {
+    round_at!("aesenclast", x, key)
+}
+
+/// The block at `p`, loaded by an instruction the compiler cannot see
+/// through: a value parked in a schedule across a call comes back from
+/// there, so no register copy of it lives across the call (to be spilled).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn load_opaque(p: &__m128i) -> __m128i {
+    let x: __m128i;
+    // SAFETY: reads the 16 bytes of `p` (an aligned `__m128i`).
     unsafe {
         core::arch::asm!(
-            "aesenc {b0}, {k}",
-            "aesenc {b1}, {k}",
-            "aesenc {b2}, {k}",
-            "aesenc {b3}, {k}",
-            "aesenc {b4}, {k}",
-            "aesenc {b5}, {k}",
-            "aesenc {b6}, {k}",
-            "aesenc {b7}, {k}",
-            k = in(xmm_reg) key,
-            b0 = inout(xmm_reg) b[0],
-            b1 = inout(xmm_reg) b[1],
-            b2 = inout(xmm_reg) b[2],
-            b3 = inout(xmm_reg) b[3],
-            b4 = inout(xmm_reg) b[4],
-            b5 = inout(xmm_reg) b[5],
-            b6 = inout(xmm_reg) b[6],
-            b7 = inout(xmm_reg) b[7],
-            options(nomem, nostack, preserves_flags),
+            "movdqa {x}, xmmword ptr [{p}]",
+            x = out(xmm_reg) x,
+            p = in(reg) p,
+            options(pure, readonly, nostack, preserves_flags),
         );
     }
+    x
+}
+
+/// [`load_opaque`] of a block of bytes (any alignment): a key read per call
+/// from the long-lived object that holds it, so that the compiler cannot keep
+/// the value from an earlier read in a register, or a spill slot, instead.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn loadu_opaque(b: &[u8; 16]) -> __m128i {
+    let x: __m128i;
+    // SAFETY: reads the 16 bytes of `b`.
+    unsafe {
+        core::arch::asm!(
+            "movdqu {x}, xmmword ptr [{p}]",
+            x = out(xmm_reg) x,
+            p = in(reg) b.as_ptr(),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
 }
 
 /// FIPS 197 Rcon values for the rounds that use one.
@@ -183,15 +295,11 @@ impl<const NR: usize> Schedule<NR> {
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     pub(super) fn encrypt8(&self, b: &mut [__m128i; 8]) {
-        for x in b.iter_mut() {
-            *x = _mm_xor_si128(*x, self.rk[0]);
-        }
+        xor8(b, &self.rk[0]);
         for key in &self.rk[1..NR] {
-            aesenc8(b, *key);
+            aesenc8(b, key);
         }
-        for x in b.iter_mut() {
-            *x = _mm_aesenclast_si128(*x, self.rk[NR]);
-        }
+        aesenclast8(b, &self.rk[NR]);
     }
 
     /// # Safety
@@ -256,24 +364,19 @@ impl<const NR: usize> Schedule<NR> {
             next = next.wrapping_add(WIDTH as i32);
             b
         };
-        // The round keys as locals: the compiler then keeps all eight blocks
-        // in flight per round instead of splitting them around reloads.
-        let rk = self.rk;
+        let rk = &self.rk;
         let mut chunks = data.chunks_exact_mut(16 * WIDTH);
         for chunk in &mut chunks {
             let mut b = counters();
-            for x in b.iter_mut() {
-                *x = _mm_xor_si128(*x, rk[0]);
-            }
+            xor8(&mut b, &rk[0]);
             for key in &rk[1..NR] {
-                aesenc8(&mut b, *key);
+                aesenc8(&mut b, key);
             }
+            aesenclast8(&mut b, &rk[NR]);
             for (k, x) in b.iter().enumerate() {
                 let p = chunk[16 * k..].as_mut_ptr().cast::<__m128i>();
                 // SAFETY: the chunk holds 16 * WIDTH bytes, so p..p+16 is in bounds.
-                unsafe {
-                    _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), _mm_aesenclast_si128(*x, rk[NR])))
-                };
+                unsafe { _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), *x)) };
             }
         }
         let tail = chunks.into_remainder();
@@ -532,21 +635,6 @@ macro_rules! aesni_aes {
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) }
-            }
-            fn derive_record_keys_lanes(
-                &self,
-                nonces: [&[u8; 12]; LANES],
-            ) -> ([Self; LANES], [Polyval; LANES]) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.derive_lanes::<{ 2 + $key_len / 8 }, $nr>(nonces) }
-            }
-            fn encrypt_block_lanes(keys: [&Self; LANES], blocks: &mut [Block; LANES]) {
-                // SAFETY: every schedule holds the Features proof of CPU support.
-                unsafe { Self::encrypt_block_lanes_tf(keys, blocks) }
-            }
-            fn ctr32le_lanes(keys: [&Self; LANES], counters: &[Block; LANES], data: [&mut [u8]; LANES]) {
-                // SAFETY: every schedule holds the Features proof of CPU support.
-                unsafe { Self::ctr32le_lanes_tf(keys, counters, data) }
             }
         }
     };

@@ -189,17 +189,10 @@ fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: __m128i, blocks: &[u8
 /// Absorbs `data` into `s` (key `h`), its last partial block zero-padded,
 /// then `last` if given (the length block): eight blocks per aggregated step,
 /// and what remains, `last` included, as one more (two if that makes nine).
-/// (`h` is `powers.h[0]`, passed in its register: reading it from the table
-/// instead measured 3-4% slower on 256-byte AES-128 opens.)
+/// H comes from the table too: passed as a value, it was spilled to the stack.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) fn absorb_padded(
-    mut s: __m128i,
-    h: __m128i,
-    powers: &Powers,
-    data: &[u8],
-    last: Option<__m128i>,
-) -> __m128i {
+pub(super) fn absorb_padded(mut s: __m128i, powers: &Powers, data: &[u8], last: Option<__m128i>) -> __m128i {
     let mut chunks = data.chunks_exact(16 * WIDTH);
     for chunk in &mut chunks {
         // SAFETY: every chunk is whole 16-byte blocks.
@@ -224,7 +217,7 @@ pub(super) fn absorb_padded(
         }
     });
     if n > WIDTH {
-        s = dot(_mm_xor_si128(aggregate(s, &x[..WIDTH], powers), x[WIDTH]), h);
+        s = aggregate(aggregate(s, &x[..WIDTH], powers), &x[WIDTH..], powers);
     } else {
         s = aggregate(s, &x[..n], powers);
     }
@@ -253,10 +246,27 @@ pub(super) fn clmul_at<const IMM: u8>(mut a: __m128i, b: &__m128i) -> __m128i {
 
 /// S' = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H) for
 /// n = `x.len()` <= 8: n Karatsuba products summed unreduced, one reduction.
+///
+/// The powers are read from the table by the `pclmulqdq` instructions
+/// themselves ([`clmul_at`]). Loaded as values, the compiler hoisted the table
+/// out of the callers' loops and, short of registers, copied it to the stack
+/// on every call, where nothing wiped it.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn aggregate(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
-    aggregate_with(s, x, &powers.h, &powers.h_xor)
+    let n = x.len();
+    let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+    for (k, &xk) in x.iter().enumerate() {
+        let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
+        let (h, h_xor) = (&powers.h[n - 1 - k], &powers.h_xor[n - 1 - k]);
+        lo = _mm_xor_si128(lo, clmul_at::<0x00>(a, h));
+        hi = _mm_xor_si128(hi, clmul_at::<0x11>(a, h));
+        mid = _mm_xor_si128(mid, clmul_at::<0x00>(fold_halves(a), h_xor));
+    }
+    mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+    lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    reduce((lo, hi))
 }
 
 /// [`aggregate`] with the powers (`h[k]` = H^(k+1)) and their folded halves
@@ -286,8 +296,8 @@ pub(super) fn aggregate_with(
 
 impl Polyval {
     pub(crate) fn new(features: Features, h: &Block) -> Self {
-        // SAFETY: 16 readable bytes; `features` proves CPU support.
-        unsafe { Self::from_register(features, _mm_loadu_si128(h.as_ptr().cast())) }
+        // SAFETY: `features` proves CPU support.
+        unsafe { Self::from_register(features, super::aesni::loadu_opaque(h)) }
     }
 
     /// POLYVAL keyed with `h` (a derived key that never left registers).
@@ -361,14 +371,6 @@ impl crate::backend::Polyval for Polyval {
     fn update_padded(&mut self, data: &[u8]) {
         // SAFETY: a Polyval holds the Features proof of CPU support.
         unsafe { self.update_padded_blocks::<false>(data, None) }
-    }
-
-    fn update_padded_lanes<const S: usize>(
-        hashes: [&mut Self; crate::backend::LANES],
-        data: [[&[u8]; S]; crate::backend::LANES],
-    ) {
-        // SAFETY: every Polyval holds the Features proof of CPU support.
-        unsafe { super::lanes::polyval_lanes(hashes, data) }
     }
 
     fn update_padded_reversed(&mut self, data: &[u8]) {

@@ -14,6 +14,14 @@
 //! Like `short.rs`, this spells out the mode's steps for speed alone; the tests
 //! hold batches to the step-by-step path at every length up to
 //! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides.
+//!
+//! What is wiped, as in `short.rs`: the round keys, which this kernel puts in
+//! memory on purpose, and the derived keys and H, which live in arrays too
+//! large for the registers. Blocks the kernel holds in registers (derivation
+//! output, keystream, the expansion's words) are not copied to memory to be
+//! wiped: that copy would be the only place they reached memory (and cost 6
+//! stores per message). `tests/residue.rs` checks that no round key or H is
+//! left on the stack.
 
 use super::aesni::{RCON, Schedule, derivation_blocks};
 use super::clmul::{dot, fold_halves, reduce};
@@ -253,10 +261,6 @@ fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut
             }
         }
     }
-    w.zeroize();
-    if NR == 14 {
-        v.zeroize();
-    }
 }
 
 /// XORs `keystream` into block `j` of `data`, if it has one (the last may be partial).
@@ -299,7 +303,6 @@ fn ctr_lanes<const NR: usize, const L: usize>(
         for (d, k) in data.iter_mut().zip(&ks) {
             xor_block(d, j, *k);
         }
-        ks.zeroize();
         j += 1;
     }
 }
@@ -460,10 +463,6 @@ impl<const NR: usize> Schedule<NR> {
             for i in 0..4 {
                 h[c + i] = pair(NB * i);
                 k[c + i] = [pair(NB * i + 2), if NB == 6 { pair(NB * i + 4) } else { _mm_setzero_si128() }];
-            }
-            sixteen.zeroize();
-            if NB == 6 {
-                rest.zeroize();
             }
         }
     }

@@ -46,9 +46,9 @@ impl<const NR: usize> Schedule<NR> {
         let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: self.features };
         expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
         let powers = Powers::new(h);
-        let s = absorb_padded(_mm_setzero_si128(), h, &powers, aad, None);
+        let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         let lengths = super::short::lengths(aad.len(), data.len());
-        let s = absorb_padded(s, h, &powers, data, Some(lengths));
+        let s = absorb_padded(s, &powers, data, Some(lengths));
         let mut tag = [tag_input(s, nonce)];
         encrypt::<NR, 1>(&mut tag, &key.rk);
         key.ctr32::<false>(&to_block(counter0(tag[0])), data);
@@ -77,7 +77,7 @@ impl<const NR: usize> Schedule<NR> {
         let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: self.features };
         expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
         let powers = Powers::new(h);
-        let mut s = absorb_padded(_mm_setzero_si128(), h, &powers, aad, None);
+        let mut s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         // SAFETY: 16 readable bytes.
         let counter = to_block(counter0(unsafe { _mm_loadu_si128(tag.as_ptr().cast()) }));
         // SAFETY: same features.
@@ -85,7 +85,7 @@ impl<const NR: usize> Schedule<NR> {
         let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
         key.ctr32::<false>(&tail_counter, &mut data[done..]);
         let lengths = super::short::lengths(aad.len(), data.len());
-        let s = absorb_padded(s, h, &powers, &data[done..], Some(lengths));
+        let s = absorb_padded(s, &powers, &data[done..], Some(lengths));
         let mut expected = [tag_input(s, nonce)];
         encrypt::<NR, 1>(&mut expected, &key.rk);
         to_block(expected[0])

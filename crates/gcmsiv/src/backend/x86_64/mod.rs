@@ -2,8 +2,9 @@
 //! `aesni.rs` (key schedules, blocks, CTR), `clmul.rs` (POLYVAL, powers of H),
 //! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `short.rs` (one message
 //! of up to 128 bytes in one fused kernel), `group.rs` (a batch's short
-//! messages, four or eight at a time, step by step across them), `lanes.rs`
-//! (batches of longer messages), `partial.rs` (partial blocks without `memcpy`).
+//! messages, four or eight at a time, step by step across them), `long.rs`
+//! (one message past the short kernel), `partial.rs` (partial blocks without
+//! `memcpy`).
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
@@ -14,7 +15,6 @@
 mod aesni;
 mod clmul;
 mod group;
-mod lanes;
 mod long;
 mod partial;
 mod short;

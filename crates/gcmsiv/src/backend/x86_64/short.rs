@@ -17,8 +17,11 @@
 //! keystream) are not copied to memory to be wiped: that copy would be the
 //! only place they reached memory.
 
-use super::aesni::{RCON, Schedule, derivation_blocks, prefix_xor, sub_rot_word, sub_word};
-use super::clmul::{aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
+use super::aesni::{
+    RCON, Schedule, aesenc_at, aesenclast_at, derivation_blocks, load_opaque, prefix_xor, sub_rot_word,
+    sub_word, xor_at,
+};
+use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
@@ -39,16 +42,44 @@ fn here(x: &mut __m128i) {
 
 /// Round `r` of AES on `B` blocks. Every caller passes a constant `r` (the
 /// rounds are unrolled), so the choice of instruction folds away.
+///
+/// The round key is read from the schedule by the instructions themselves:
+/// given as values, the round keys were kept in registers and spilled to
+/// stack slots that the schedule's wipe does not reach.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn round<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys, r: usize) {
     for b in x.iter_mut() {
         *b = if r == 0 {
-            _mm_xor_si128(*b, rk[0])
+            xor_at(*b, &rk[0])
         } else if r == NR {
-            _mm_aesenclast_si128(*b, rk[r])
+            aesenclast_at(*b, &rk[r])
         } else {
-            _mm_aesenc_si128(*b, rk[r])
+            aesenc_at(*b, &rk[r])
+        };
+    }
+}
+
+/// Round `r` of AES on `B` blocks that ride on the key expansion, under
+/// `key`, round key `r` just made. One rider (the tag when sealing, the one
+/// CTR block of a 16-byte open) takes it from its register: through memory
+/// the tag's chain waited for each store to be read back (a 16-byte seal
+/// measured 10% slower). More riders (the CTR blocks when opening) read it
+/// from the schedule, as [`round`] does: beside two or more of them the
+/// compiler spilled round keys held in registers.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn round_with<const NR: usize, const B: usize>(x: &mut [__m128i; B], key: __m128i, rk: &RoundKeys, r: usize) {
+    if B > 1 {
+        return round::<NR, B>(x, rk, r);
+    }
+    for b in x.iter_mut() {
+        *b = if r == 0 {
+            _mm_xor_si128(*b, key)
+        } else if r == NR {
+            _mm_aesenclast_si128(*b, key)
+        } else {
+            _mm_aesenc_si128(*b, key)
         };
     }
 }
@@ -88,20 +119,20 @@ pub(super) fn expand_riding<const NR: usize, const B: usize>(
 ) {
     rk[0] = k[0];
     rk[1] = k[1];
-    round::<NR, B>(riders, rk, 0);
+    round_with::<NR, B>(riders, k[0], rk, 0);
     if NR == 10 {
         unroll!(I in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] {
             rk[I + 1] = _mm_xor_si128(prefix_xor(rk[I]), sub_rot_word(rk[I], RCON[I]));
-            round::<NR, B>(riders, rk, I + 1);
+            round_with::<NR, B>(riders, rk[I + 1], rk, I + 1);
         });
     } else {
-        round::<NR, B>(riders, rk, 1);
+        round_with::<NR, B>(riders, k[1], rk, 1);
         unroll!(R in [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
             // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for even round
             // keys, SubWord alone for odd ones.
             let sub = if R % 2 == 0 { sub_rot_word(rk[R - 1], RCON[R / 2 - 1]) } else { sub_word(rk[R - 1]) };
             rk[R] = _mm_xor_si128(prefix_xor(rk[R - 2]), sub);
-            round::<NR, B>(riders, rk, R);
+            round_with::<NR, B>(riders, rk[R], rk, R);
         });
     }
 }
@@ -200,8 +231,11 @@ pub(super) fn to_block(x: __m128i) -> Block {
 
 /// XORs `data` (more than `16 (B - 1)` and at most `16 B` bytes) with the
 /// keystream `ks`, and returns the result as blocks, the last zero-padded.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+///
+/// Always inlined (it needs only SSE2, so it can be): called out of line, it
+/// made the kernels spill what they held in registers across the call (H,
+/// its powers) to stack slots that nothing wipes.
+#[inline(always)]
 fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) -> [__m128i; B] {
     debug_assert!(data.len() > 16 * (B - 1) && data.len() <= 16 * B);
     let mut out = *ks;
@@ -223,11 +257,14 @@ fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) -> [__m128i
             _mm_storeu_si128(q, *x);
         }
     } else {
-        *x = _mm_xor_si128(load_partial(last), *x);
-        store_partial(last, *x);
-        // Bytes at and past the length: keystream, to be cleared.
-        let index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(last.len() as i8), index));
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            *x = _mm_xor_si128(load_partial(last), *x);
+            store_partial(last, *x);
+            // Bytes at and past the length: keystream, to be cleared.
+            let index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(last.len() as i8), index));
+        }
     }
     out
 }
@@ -281,7 +318,14 @@ unsafe fn open_blocks<const NR: usize, const B: usize>(
     aad: &[u8],
     data: &mut [u8],
 ) -> __m128i {
-    let (hp, hx) = powers_up_to(h, (B + 1).min(8));
+    // Up to four blocks, the powers stay in registers. Past that, with the
+    // CTR blocks beside them, the compiler spilled some to the stack, where
+    // nothing wiped them: they go in a table (wiped on drop), read by the
+    // multiplications themselves.
+    let registers = B < 5;
+    let (hp, hx) =
+        if registers { powers_up_to(h, B + 1) } else { ([_mm_setzero_si128(); 8], [_mm_setzero_si128(); 8]) };
+    let table = if registers { None } else { Some(Powers::new(h)) };
     let mut y = _mm_setzero_si128();
     for chunk in aad.chunks(16) {
         y = dot(_mm_xor_si128(y, load_padded(chunk)), h);
@@ -290,14 +334,14 @@ unsafe fn open_blocks<const NR: usize, const B: usize>(
     expand_riding::<NR, B>(k, rk, &mut ks);
     let p = xor_keystream(data, &ks);
     let len = lengths(aad.len(), data.len());
-    if B < 8 {
-        let mut x = [len; 8];
-        x[..B].copy_from_slice(&p);
-        aggregate_with(y, &x[..=B], &hp, &hx)
-    } else {
+    let mut x = [len; 9];
+    x[..B].copy_from_slice(&p);
+    match &table {
+        None => aggregate_with(y, &x[..=B], &hp, &hx),
         // Eight plaintext blocks fill the table: the length block follows
         // by one more step.
-        dot(_mm_xor_si128(aggregate_with(y, &p, &hp, &hx), len), h)
+        Some(t) if B == 8 => aggregate(aggregate(y, &x[..8], t), &x[8..], t),
+        Some(t) => aggregate(y, &x[..=B], t),
     }
 }
 
@@ -340,6 +384,10 @@ impl<const NR: usize> Schedule<NR> {
         data: &mut [u8],
     ) -> Block {
         let (h, k) = self.derive_one::<NB>(nonce);
+        // The record key waits for POLYVAL in the schedule (wiped below), not
+        // in registers: the call would spill them to the stack.
+        let mut rk = [_mm_setzero_si128(); 15];
+        rk[..2].copy_from_slice(&k);
         // SAFETY (both): same features.
         let s = if aad.len().div_ceil(16) + data.len().div_ceil(16) >= 3 {
             unsafe { polyval_two_chains(h, aad, data) }
@@ -347,7 +395,7 @@ impl<const NR: usize> Schedule<NR> {
             unsafe { polyval_one(h, aad, data) }
         };
         let mut tag = [tag_input(s, nonce)];
-        let mut rk = [_mm_setzero_si128(); 15];
+        let k = [load_opaque(&rk[0]), load_opaque(&rk[1])];
         expand_riding::<NR, 1>(k, &mut rk, &mut tag);
         if !data.is_empty() {
             by_blocks!(data.len(), B => seal_ctr::<NR, B>(&rk, tag[0], data));

@@ -8,7 +8,7 @@
 //! are reloaded from memory (loads are cheap) rather than kept in registers,
 //! so nothing spills. One reduction per chunk.
 
-use super::aesni::{Schedule, aesenc8, byte_reverse_mask};
+use super::aesni::{Schedule, aesenc8, aesenclast8, byte_reverse_mask, xor8};
 use super::clmul::{Powers, aggregate, clmul_at, fold_halves, reduce};
 use crate::backend::Block;
 use core::arch::x86_64::*;
@@ -119,12 +119,12 @@ impl<const NR: usize> Schedule<NR> {
         let base = _mm_add_epi32(ctr, _mm_setr_epi32((c * WIDTH) as i32, 0, 0, 0));
         let mut ks: [__m128i; WIDTH] = core::array::from_fn(|k| {
             let x = if k == 0 { base } else { _mm_add_epi32(base, _mm_setr_epi32(k as i32, 0, 0, 0)) };
-            let x = if BE { _mm_shuffle_epi8(x, reverse) } else { x };
-            _mm_xor_si128(x, self.rk[0])
+            if BE { _mm_shuffle_epi8(x, reverse) } else { x }
         });
+        xor8(&mut ks, &self.rk[0]);
         let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
         for r in 1..NR {
-            aesenc8(&mut ks, self.rk[r]);
+            aesenc8(&mut ks, &self.rk[r]);
             if HASH && r <= WIDTH {
                 let j = r - 1;
                 // SAFETY: block j of the chunk at `src` (caller's contract).
@@ -153,13 +153,14 @@ impl<const NR: usize> Schedule<NR> {
                 }
             }
         }
+        aesenclast8(&mut ks, &self.rk[NR]);
         // `ks` ends up holding this pass's output, already in the data: no
         // keystream is left behind to wipe.
         for (k, x) in ks.iter_mut().enumerate() {
             // SAFETY: block k of this chunk (caller's contract).
             unsafe {
                 let p = chunk.add(16 * k).cast::<__m128i>();
-                *x = _mm_xor_si128(_mm_aesenclast_si128(*x, self.rk[NR]), _mm_loadu_si128(p));
+                *x = _mm_xor_si128(*x, _mm_loadu_si128(p));
                 _mm_storeu_si128(p, *x);
             }
         }
