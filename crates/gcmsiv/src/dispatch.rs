@@ -1,12 +1,13 @@
 //! The one place a key's backend is matched on: each public type holds a
 //! [`Dispatch`] of its mode object, built once when the key is made.
 
-/// A mode object on the portable backend or on the hardware one.
+/// A mode object on the portable backend or on a hardware one (which one it
+/// was built for is kept beside it).
 #[derive(Clone)]
 pub(crate) enum Dispatch<P, H> {
     Portable(P),
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    Hardware(H),
+    Hardware(H, crate::Backend),
 }
 
 /// Runs `$body` with `$core` bound to the active backend's mode object.
@@ -14,7 +15,7 @@ macro_rules! dispatch {
     ($self:expr, $core:ident => $body:expr) => {
         match &$self.inner {
             $crate::dispatch::Dispatch::Portable($core) => $body,
-            $crate::dispatch::Dispatch::Hardware($core) => $body,
+            $crate::dispatch::Dispatch::Hardware($core, _) => $body,
         }
     };
 }
@@ -44,7 +45,12 @@ impl<P, H> Dispatch<P, H> {
             #[cfg(target_arch = "x86_64")]
             crate::Backend::AesNiClmul => {
                 let features = hw::Features::detect().ok_or(crate::Error::BackendUnavailable)?;
-                Ok(Dispatch::Hardware(hardware(features)))
+                Ok(Dispatch::Hardware(hardware(features), crate::Backend::AesNiClmul))
+            }
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::AesNiVaes => {
+                let features = hw::Features::detect_wide().ok_or(crate::Error::BackendUnavailable)?;
+                Ok(Dispatch::Hardware(hardware(features), crate::Backend::AesNiVaes))
             }
             #[allow(unreachable_patterns)]
             _ => Err(crate::Error::BackendUnavailable),
@@ -55,7 +61,7 @@ impl<P, H> Dispatch<P, H> {
     pub(crate) fn backend(&self) -> crate::Backend {
         match self {
             Dispatch::Portable(_) => crate::Backend::Portable,
-            Dispatch::Hardware(_) => crate::Backend::AesNiClmul,
+            Dispatch::Hardware(_, backend) => *backend,
         }
     }
 }

@@ -230,6 +230,18 @@ mod tests {
                 )),
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = crate::backend::x86_64::Features::detect_wide() {
+            use crate::backend::x86_64 as hw;
+            match key.len() {
+                16 => {
+                    v.push(("aesni-vaes", Box::new(GcmSiv::new(hw::Aes128::new(f, key.try_into().unwrap())))))
+                }
+                _ => {
+                    v.push(("aesni-vaes", Box::new(GcmSiv::new(hw::Aes256::new(f, key.try_into().unwrap())))))
+                }
+            }
+        }
         v
     }
 

@@ -19,16 +19,22 @@ fn hardware_backend_is_used_where_the_cpu_has_it() {
             && std::arch::is_x86_feature_detected!("pclmulqdq")
             && std::arch::is_x86_feature_detected!("ssse3")
             && std::arch::is_x86_feature_detected!("sse4.1");
+        let wide = hw
+            && std::arch::is_x86_feature_detected!("avx")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("vaes");
         assert_eq!(backends().contains(&Backend::AesNiClmul), hw);
+        assert_eq!(backends().contains(&Backend::AesNiVaes), wide);
         let chosen = gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend();
+        let fastest = if wide { Backend::AesNiVaes } else { Backend::AesNiClmul };
         if cfg!(feature = "force-portable") || !hw {
             assert_eq!(chosen, Backend::Portable);
         } else {
-            assert_eq!(
-                chosen,
-                Backend::AesNiClmul,
-                "the portable fallback must not run where hardware exists"
-            );
+            assert_eq!(chosen, fastest, "the fastest backend the CPU has must be chosen");
+        }
+        for b in backends() {
+            assert_eq!(gcmsiv::Aes256GcmSiv::with_backend(&[0; 32], b).unwrap().backend(), b);
+            assert_eq!(gcmsiv::Aes128Gcm::with_backend(&[0; 16], 16, b).unwrap().backend(), b);
         }
     }
 }

@@ -354,6 +354,26 @@ impl<const NR: usize> Schedule<NR> {
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     pub(super) fn ctr32<const BE: bool>(&self, counter: &Block, data: &mut [u8]) {
+        if self.features.wide() {
+            // SAFETY: `wide` proves AVX2 and VAES (`Features::detect_wide`).
+            let done = unsafe { self.ctr32_vaes::<BE>(counter, data) };
+            if done > 0 {
+                let step = (done / 16) as u32;
+                let next = if BE {
+                    crate::backend::counter_add_be32(counter, step)
+                } else {
+                    crate::backend::counter_add_le32(counter, step)
+                };
+                return self.ctr32_narrow::<BE>(&next, &mut data[done..]);
+            }
+        }
+        self.ctr32_narrow::<BE>(counter, data)
+    }
+
+    /// [`Self::ctr32`] one block per instruction.
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    fn ctr32_narrow<const BE: bool>(&self, counter: &Block, data: &mut [u8]) {
         // SAFETY: 16 readable bytes.
         let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
         // Byte-reversed, GCM's big-endian counter becomes lane 0, little-endian.

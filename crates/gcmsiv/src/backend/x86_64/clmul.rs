@@ -254,26 +254,27 @@ pub(super) fn clmul_at<const IMM: u8>(mut a: __m128i, b: &__m128i) -> __m128i {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn aggregate(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
-    let n = x.len();
-    let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
-    for (k, &xk) in x.iter().enumerate() {
-        let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
-        let (h, h_xor) = (&powers.h[n - 1 - k], &powers.h_xor[n - 1 - k]);
-        lo = _mm_xor_si128(lo, clmul_at::<0x00>(a, h));
-        hi = _mm_xor_si128(hi, clmul_at::<0x11>(a, h));
-        mid = _mm_xor_si128(mid, clmul_at::<0x00>(fold_halves(a), h_xor));
-    }
-    mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-    lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-    hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
-    reduce((lo, hi))
+    aggregate_from::<true>(s, x, &powers.h, &powers.h_xor)
 }
 
 /// [`aggregate`] with the powers (`h[k]` = H^(k+1)) and their folded halves
-/// given as arrays.
+/// given as arrays held in registers (the short kernels'), used as values.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn aggregate_with(
+    s: __m128i,
+    x: &[__m128i],
+    h: &[__m128i; WIDTH],
+    h_xor: &[__m128i; WIDTH],
+) -> __m128i {
+    aggregate_from::<false>(s, x, h, h_xor)
+}
+
+/// The one body of [`aggregate`] (`FROM_MEMORY`: each power read by its
+/// `pclmulqdq`) and [`aggregate_with`] (the powers as values).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn aggregate_from<const FROM_MEMORY: bool>(
     s: __m128i,
     x: &[__m128i],
     h: &[__m128i; WIDTH],
@@ -283,10 +284,19 @@ pub(super) fn aggregate_with(
     let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
     for (k, &xk) in x.iter().enumerate() {
         let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
-        let (h, h_xor) = (h[n - 1 - k], h_xor[n - 1 - k]);
-        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(a, h));
-        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(a, h));
-        mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(a), h_xor));
+        let (h, h_xor) = (&h[n - 1 - k], &h_xor[n - 1 - k]);
+        let (l, u, m) = if FROM_MEMORY {
+            (clmul_at::<0x00>(a, h), clmul_at::<0x11>(a, h), clmul_at::<0x00>(fold_halves(a), h_xor))
+        } else {
+            (
+                _mm_clmulepi64_si128::<0x00>(a, *h),
+                _mm_clmulepi64_si128::<0x11>(a, *h),
+                _mm_clmulepi64_si128::<0x00>(fold_halves(a), *h_xor),
+            )
+        };
+        lo = _mm_xor_si128(lo, l);
+        hi = _mm_xor_si128(hi, u);
+        mid = _mm_xor_si128(mid, m);
     }
     mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
     lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));

@@ -1,6 +1,7 @@
 //! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL. Files:
 //! `aesni.rs` (key schedules, blocks, CTR), `clmul.rs` (POLYVAL, powers of H),
-//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `short.rs` (one message
+//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `vaes.rs` (CTR two
+//! blocks per instruction, for the `aesni-vaes` backend), `short.rs` (one message
 //! of up to 128 bytes in one fused kernel), `group.rs` (a batch's short
 //! messages, four or eight at a time, step by step across them), `long.rs`
 //! (one message past the short kernel), `partial.rs` (partial blocks without
@@ -19,21 +20,37 @@ mod long;
 mod partial;
 mod short;
 mod stitched;
+mod vaes;
 
 pub(crate) use aesni::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
 
 cpufeatures::new!(cpuid_aes_clmul, "aes", "pclmulqdq", "ssse3", "sse4.1");
+cpufeatures::new!(cpuid_vaes, "avx", "avx2", "vaes");
 
-/// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
+/// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if
+/// `wide`, AVX, AVX2 and VAES too.
 ///
-/// Zero-sized; constructed only by [`Features::detect`].
+/// Constructed only by [`Features::detect`] and [`Features::detect_wide`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Features(());
+pub(crate) struct Features {
+    wide: bool,
+}
 
 impl Features {
-    /// Checks the CPU once (the answer is cached by `cpufeatures`).
+    /// Checks the CPU once (the answer is cached by `cpufeatures`) for the
+    /// `aesni-clmul` backend.
     pub(crate) fn detect() -> Option<Self> {
-        cpuid_aes_clmul::get().then_some(Features(()))
+        cpuid_aes_clmul::get().then_some(Features { wide: false })
+    }
+
+    /// The same for the `aesni-vaes` backend: also AVX2 and VAES.
+    pub(crate) fn detect_wide() -> Option<Self> {
+        (cpuid_aes_clmul::get() && cpuid_vaes::get()).then_some(Features { wide: true })
+    }
+
+    /// Whether this proof covers AVX2 and VAES.
+    pub(crate) fn wide(self) -> bool {
+        self.wide
     }
 }

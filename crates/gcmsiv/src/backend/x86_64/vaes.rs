@@ -1,0 +1,163 @@
+//! CTR with VAES: the same AES rounds on 256-bit registers, two blocks per
+//! instruction, for CPUs that have VAES and AVX2 (the `aesni-vaes` backend).
+//!
+//! Everything else (key expansion, POLYVAL, the fused short kernels, the
+//! stitched decryption loop) is the `aesni-clmul` code: this file only takes
+//! over the whole 128-byte chunks of a CTR pass, the largest single cost of a
+//! seal. On a Zen 4 core the chunk loop runs at about 0.13 cycles per byte
+//! against 0.23 with one block per instruction.
+//!
+//! Every function here carries `#[target_feature(enable = "aes,pclmulqdq,
+//! ssse3,sse4.1,avx,avx2,vaes")]`; callers reach it only through a
+//! [`Features`](super::Features) whose `wide` flag says detection found them.
+
+use super::aesni::{Schedule, byte_reverse_mask};
+use crate::backend::Block;
+use core::arch::x86_64::*;
+
+/// Blocks per chunk: four registers of two blocks.
+const CHUNK_BLOCKS: usize = 8;
+
+/// One instruction (`$ins`: `vpxor`, `vaesenc`, `vaesenclast`) on four
+/// 256-bit registers with the round key at `$key` broadcast to both lanes
+/// inside the block. One `asm!` block so the four stay side by side, and the
+/// round key never sits in a register the compiler could spill to the stack
+/// (see `round8!` in `aesni.rs`).
+macro_rules! round4x2 {
+    ($ins:literal, $b:expr, $key:expr) => {{
+        let b: &mut [__m256i; 4] = $b;
+        let key: &__m128i = $key;
+        // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
+        // registers otherwise; every caller enables AVX2 and VAES.
+        unsafe {
+            core::arch::asm!(
+                "vbroadcasti128 {k}, xmmword ptr [{key}]",
+                concat!($ins, " {b0}, {b0}, {k}"),
+                concat!($ins, " {b1}, {b1}, {k}"),
+                concat!($ins, " {b2}, {b2}, {k}"),
+                concat!($ins, " {b3}, {b3}, {k}"),
+                key = in(reg) key,
+                k = out(ymm_reg) _,
+                b0 = inout(ymm_reg) b[0],
+                b1 = inout(ymm_reg) b[1],
+                b2 = inout(ymm_reg) b[2],
+                b3 = inout(ymm_reg) b[3],
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+    }};
+}
+
+impl<const NR: usize> Schedule<NR> {
+    /// CTR over the whole 128-byte chunks of `data` from `counter` (as
+    /// [`Schedule::ctr32`]: little-endian in the first four bytes, or with
+    /// `BE` GCM's big-endian last four); returns the bytes processed. The
+    /// caller runs the rest from counter + bytes / 16.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features (AVX2 and VAES besides the
+    /// baseline set).
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes")]
+    pub(super) unsafe fn ctr32_vaes<const BE: bool>(&self, counter: &Block, data: &mut [u8]) -> usize {
+        let chunks = data.len() / (16 * CHUNK_BLOCKS);
+        if chunks == 0 {
+            return 0;
+        }
+        // SAFETY: 16 readable bytes.
+        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+        let reverse = byte_reverse_mask();
+        if BE {
+            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
+        }
+        // Both lanes hold the counter (little-endian lane 0 of each block);
+        // the high lane is one ahead. `add_epi32` on lane 0 of each half wraps
+        // modulo 2^32 and leaves the other 96 bits alone.
+        let base =
+            _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+        let reverse2 = _mm256_broadcastsi128_si256(reverse);
+        let p = data.as_mut_ptr();
+        for c in 0..chunks {
+            let first = (c * CHUNK_BLOCKS) as i32;
+            let mut b: [__m256i; 4] = core::array::from_fn(|k| {
+                let n = first + 2 * k as i32;
+                let x = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
+                if BE { _mm256_shuffle_epi8(x, reverse2) } else { x }
+            });
+            round4x2!("vpxor", &mut b, &self.rk[0]);
+            for r in 1..NR {
+                round4x2!("vaesenc", &mut b, &self.rk[r]);
+            }
+            round4x2!("vaesenclast", &mut b, &self.rk[NR]);
+            for (k, x) in b.iter().enumerate() {
+                // SAFETY: chunk c's register k covers bytes 128 c + 32 k
+                // .. + 32, inside `data` (c < chunks).
+                unsafe {
+                    let q = p.add(16 * CHUNK_BLOCKS * c + 32 * k).cast::<__m256i>();
+                    _mm256_storeu_si256(q, _mm256_xor_si256(_mm256_loadu_si256(q), *x));
+                }
+            }
+        }
+        chunks * 16 * CHUNK_BLOCKS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Aes128, Aes256, Features};
+    use crate::backend::Aes;
+
+    /// CTR two blocks per instruction equals CTR one block per instruction,
+    /// for both counters (GCM-SIV's little-endian one and GCM's big-endian
+    /// one), at lengths around the chunk size and with counters about to wrap.
+    #[test]
+    fn wide_ctr_equals_narrow_ctr() {
+        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_wide()) else {
+            return; // this CPU has no VAES: nothing to compare
+        };
+        let counters: [[u8; 16]; 3] = [
+            [0; 16],
+            core::array::from_fn(|i| (i as u8).wrapping_mul(37) | 0x80),
+            // Both 32-bit counters near 2^32: the first chunk wraps them.
+            [0xfb, 0xff, 0xff, 0xff, 5, 6, 7, 8, 9, 10, 11, 12, 0xff, 0xff, 0xff, 0xfa],
+        ];
+        let data: std::vec::Vec<u8> = (0..1100u32).map(|i| (i * 7 + 3) as u8).collect();
+        for key_len in [16usize, 32] {
+            let key: std::vec::Vec<u8> = (0..key_len as u8).collect();
+            for counter in &counters {
+                for len in [0, 1, 15, 16, 127, 128, 129, 255, 256, 257, 1024, 1100] {
+                    let mut a = data[..len].to_vec();
+                    let mut b = data[..len].to_vec();
+                    let mut c = data[..len].to_vec();
+                    let mut d = data[..len].to_vec();
+                    if key_len == 16 {
+                        let (n, w) = (
+                            Aes128::new(narrow, key[..].try_into().unwrap()),
+                            Aes128::new(wide, key[..].try_into().unwrap()),
+                        );
+                        n.ctr32le(counter, &mut a);
+                        w.ctr32le(counter, &mut b);
+                        n.ctr32be(counter, &mut c);
+                        w.ctr32be(counter, &mut d);
+                    } else {
+                        let (n, w) = (
+                            Aes256::new(narrow, key[..].try_into().unwrap()),
+                            Aes256::new(wide, key[..].try_into().unwrap()),
+                        );
+                        n.ctr32le(counter, &mut a);
+                        w.ctr32le(counter, &mut b);
+                        n.ctr32be(counter, &mut c);
+                        w.ctr32be(counter, &mut d);
+                    }
+                    assert_eq!(
+                        a, b,
+                        "little-endian counter, key {key_len}, len {len}, counter {counter:02x?}"
+                    );
+                    assert_eq!(c, d, "big-endian counter, key {key_len}, len {len}, counter {counter:02x?}");
+                    if len > 0 {
+                        assert_ne!(a, data[..len], "CTR changed nothing");
+                    }
+                }
+            }
+        }
+    }
+}
