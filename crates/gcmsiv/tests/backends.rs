@@ -22,7 +22,8 @@ fn hardware_backend_is_used_where_the_cpu_has_it() {
         let wide = hw
             && std::arch::is_x86_feature_detected!("avx")
             && std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("vaes");
+            && std::arch::is_x86_feature_detected!("vaes")
+            && std::arch::is_x86_feature_detected!("vpclmulqdq");
         assert_eq!(backends().contains(&Backend::AesNiClmul), hw);
         assert_eq!(backends().contains(&Backend::AesNiVaes), wide);
         let chosen = gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend();

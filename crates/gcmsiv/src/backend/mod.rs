@@ -261,8 +261,9 @@ pub enum Backend {
     Portable,
     /// x86-64 AES-NI and PCLMULQDQ (with SSSE3 and SSE4.1).
     AesNiClmul,
-    /// [`Backend::AesNiClmul`] with VAES and AVX2 as well: CTR runs two blocks
-    /// per instruction in 256-bit registers.
+    /// [`Backend::AesNiClmul`] with VAES, VPCLMULQDQ and AVX2 as well: the
+    /// bulk CTR and POLYVAL passes run two blocks per instruction in 256-bit
+    /// registers.
     AesNiVaes,
 }
 

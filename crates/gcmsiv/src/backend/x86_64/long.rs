@@ -48,7 +48,15 @@ impl<const NR: usize> Schedule<NR> {
         let powers = Powers::new(h);
         let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         let lengths = super::short::lengths(aad.len(), data.len());
-        let s = absorb_padded(s, &powers, data, Some(lengths));
+        // The message's whole chunks two blocks per instruction where the CPU
+        // can (`aesni-vaes`); the rest, or all of it, one block at a time.
+        let (s, done) = if self.features.wide() {
+            // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
+            unsafe { super::vaes::polyval_chunks_wide(s, &powers, data) }
+        } else {
+            (s, 0)
+        };
+        let s = absorb_padded(s, &powers, &data[done..], Some(lengths));
         let mut tag = [tag_input(s, nonce)];
         encrypt::<NR, 1>(&mut tag, &key.rk);
         key.ctr32::<false>(&to_block(counter0(tag[0])), data);

@@ -1,7 +1,8 @@
 //! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL. Files:
 //! `aesni.rs` (key schedules, blocks, CTR), `clmul.rs` (POLYVAL, powers of H),
-//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `vaes.rs` (CTR two
-//! blocks per instruction, for the `aesni-vaes` backend), `short.rs` (one message
+//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `vaes.rs` (CTR and
+//! POLYVAL two blocks per instruction, for the `aesni-vaes` backend),
+//! `short.rs` (one message
 //! of up to 128 bytes in one fused kernel), `group.rs` (a batch's short
 //! messages, four or eight at a time, step by step across them), `long.rs`
 //! (one message past the short kernel), `partial.rs` (partial blocks without
@@ -26,10 +27,10 @@ pub(crate) use aesni::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
 
 cpufeatures::new!(cpuid_aes_clmul, "aes", "pclmulqdq", "ssse3", "sse4.1");
-cpufeatures::new!(cpuid_vaes, "avx", "avx2", "vaes");
+cpufeatures::new!(cpuid_vaes, "avx", "avx2", "vaes", "vpclmulqdq");
 
 /// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if
-/// `wide`, AVX, AVX2 and VAES too.
+/// `wide`, AVX, AVX2, VAES and VPCLMULQDQ too.
 ///
 /// Constructed only by [`Features::detect`] and [`Features::detect_wide`].
 #[derive(Clone, Copy, Debug)]
@@ -44,12 +45,12 @@ impl Features {
         cpuid_aes_clmul::get().then_some(Features { wide: false })
     }
 
-    /// The same for the `aesni-vaes` backend: also AVX2 and VAES.
+    /// The same for the `aesni-vaes` backend: also AVX, AVX2, VAES and VPCLMULQDQ.
     pub(crate) fn detect_wide() -> Option<Self> {
         (cpuid_aes_clmul::get() && cpuid_vaes::get()).then_some(Features { wide: true })
     }
 
-    /// Whether this proof covers AVX2 and VAES.
+    /// Whether this proof covers AVX, AVX2, VAES and VPCLMULQDQ.
     pub(crate) fn wide(self) -> bool {
         self.wide
     }
