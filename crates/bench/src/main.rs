@@ -6,7 +6,8 @@
 //! when the absolute numbers wander.
 //!
 //! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run;
-//! `-- --only single,limits --sizes 16,1024 --keys 128` to narrow it).
+//! `-- --only single,limits --sizes 16,1024 --keys 128` to narrow it;
+//! `--backend aesni-clmul` measures that backend where a faster one exists).
 
 mod batch;
 mod limits;
@@ -65,9 +66,27 @@ fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> V
     samples.iter_mut().map(|s| median(s)).collect()
 }
 
+/// Our backend for every table: `--backend NAME` (`aesni-clmul`, `aesni-vaes`,
+/// `portable`), else the one `Backend::select` picks.
+static BACKEND: std::sync::OnceLock<gcmsiv::Backend> = std::sync::OnceLock::new();
+
+/// The backend our side of every table runs on.
+pub fn backend() -> gcmsiv::Backend {
+    *BACKEND.get_or_init(gcmsiv::Backend::select)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
+    if let Some(i) = args.iter().position(|a| a == "--backend") {
+        let name = &args[i + 1];
+        let chosen = gcmsiv::Backend::available()
+            .into_iter()
+            .flatten()
+            .find(|b| b.name() == name)
+            .unwrap_or_else(|| panic!("--backend {name}: not a backend this CPU has"));
+        BACKEND.set(chosen).expect("backend set once");
+    }
     // `--sizes 16,64,1024` restricts the table (the IPI row still uses its mix).
     let sizes: Vec<usize> = match args.iter().position(|a| a == "--sizes") {
         Some(i) => args[i + 1].split(',').map(|s| s.parse().expect("--sizes takes numbers")).collect(),
@@ -84,7 +103,7 @@ fn main() {
     println!(
         "# TSC {ghz:.2} GHz; GB/s = {ghz:.2} / (c/B); ratio = peer c/B / ours c/B (above 1: ours faster)"
     );
-    println!("# our backend: {}", gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend().name());
+    println!("# our backend: {}", backend().name());
 
     // `--only single,batch` runs only the named sections (of single, batch,
     // parallel, gcm, ratio, limits); without it, all of them.

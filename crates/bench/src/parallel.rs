@@ -20,8 +20,12 @@ pub fn print(ghz: f64, rounds: usize) {
     println!("|---|---|---|---|---|---|---|---|");
     for key_bits in [128, 256] {
         for size in [1usize << 20, 4 << 20, 16 << 20] {
-            let one128 = gcmsiv::Aes128GcmSiv::new(&[1; 16]).with_parallel_threshold(None);
-            let one256 = gcmsiv::Aes256GcmSiv::new(&[1; 32]).with_parallel_threshold(None);
+            let one128 = gcmsiv::Aes128GcmSiv::with_backend(&[1; 16], crate::backend())
+                .unwrap()
+                .with_parallel_threshold(None);
+            let one256 = gcmsiv::Aes256GcmSiv::with_backend(&[1; 32], crate::backend())
+                .unwrap()
+                .with_parallel_threshold(None);
             let seal = |all: bool, buf: &mut [u8]| -> [u8; 16] {
                 let t = if all { Some(0) } else { None };
                 match key_bits {

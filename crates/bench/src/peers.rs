@@ -172,8 +172,12 @@ pub fn gcm(key_bits: usize) -> Vec<Box<dyn Impl>> {
     let key = [0x42u8; 32];
     let k = &key[..key_bits / 8];
     let ours = match key_bits {
-        128 => OursGcmKey::A128(gcmsiv::Aes128Gcm::new_from_slice(k).unwrap()),
-        _ => OursGcmKey::A256(gcmsiv::Aes256Gcm::new_from_slice(k).unwrap()),
+        128 => OursGcmKey::A128(
+            gcmsiv::Aes128Gcm::with_backend(k.try_into().unwrap(), 16, crate::backend()).unwrap(),
+        ),
+        _ => OursGcmKey::A256(
+            gcmsiv::Aes256Gcm::with_backend(k.try_into().unwrap(), 16, crate::backend()).unwrap(),
+        ),
     };
     let (aws_alg, ring_alg) = match key_bits {
         128 => (&aws_lc_rs::aead::AES_128_GCM, &ring::aead::AES_128_GCM),
@@ -205,13 +209,19 @@ pub fn gcm_siv(key_bits: usize) -> Vec<Box<dyn Impl>> {
         128 => (
             // One core, like the peers; the all-cores path has its own table.
             OursKey::A128(
-                gcmsiv::Aes128GcmSiv::new(key[..16].try_into().unwrap()).with_parallel_threshold(None),
+                gcmsiv::Aes128GcmSiv::with_backend(key[..16].try_into().unwrap(), crate::backend())
+                    .unwrap()
+                    .with_parallel_threshold(None),
             ),
             &aws_lc_rs::aead::AES_128_GCM_SIV,
             RcKey::A128(aes_gcm_siv::Aes128GcmSiv::new_from_slice(&key[..16]).unwrap()),
         ),
         _ => (
-            OursKey::A256(gcmsiv::Aes256GcmSiv::new(&key).with_parallel_threshold(None)),
+            OursKey::A256(
+                gcmsiv::Aes256GcmSiv::with_backend(&key, crate::backend())
+                    .unwrap()
+                    .with_parallel_threshold(None),
+            ),
             &aws_lc_rs::aead::AES_256_GCM_SIV,
             RcKey::A256(aes_gcm_siv::Aes256GcmSiv::new_from_slice(&key).unwrap()),
         ),

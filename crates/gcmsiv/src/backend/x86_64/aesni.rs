@@ -464,7 +464,12 @@ impl<const NR: usize> Schedule<NR> {
             let powers = Powers::new(hash.key());
             // SAFETY: same features.
             done = unsafe {
-                self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
+                if self.features.wide() {
+                    // `wide` proves AVX2, VAES and VPCLMULQDQ (`Features::detect_wide`).
+                    self.ctr_stitched_wide::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
+                } else {
+                    self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
+                }
             };
         }
         let tail_counter = crate::backend::counter_add_le32(counter, (done / 16) as u32);
@@ -488,8 +493,15 @@ impl<const NR: usize> Schedule<NR> {
         powers: &Powers,
     ) {
         let mode = if DECRYPT { Stitch::GcmOpen } else { Stitch::GcmSeal };
-        // SAFETY: same features.
-        let done = unsafe { self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode) };
+        // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
+        // besides (`Features::detect_wide`).
+        let done = unsafe {
+            if self.features.wide() {
+                self.ctr_stitched_wide::<true>(counter, data, hash.state_mut(), powers, mode)
+            } else {
+                self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode)
+            }
+        };
         let tail_counter = crate::backend::counter_add_be32(counter, (done / 16) as u32);
         let tail = &mut data[done..];
         if DECRYPT {

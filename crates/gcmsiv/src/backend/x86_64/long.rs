@@ -52,7 +52,7 @@ impl<const NR: usize> Schedule<NR> {
         // can (`aesni-vaes`); the rest, or all of it, one block at a time.
         let (s, done) = if self.features.wide() {
             // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
-            unsafe { super::vaes::polyval_chunks_wide(s, &powers, data) }
+            unsafe { super::vaes::polyval_chunks_wide::<false>(s, &powers, data) }
         } else {
             (s, 0)
         };
@@ -88,8 +88,13 @@ impl<const NR: usize> Schedule<NR> {
         let mut s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         // SAFETY: 16 readable bytes.
         let counter = to_block(counter0(unsafe { _mm_loadu_si128(tag.as_ptr().cast()) }));
-        // SAFETY: same features.
-        let done = unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) };
+        // SAFETY (both): same features; `wide` proves AVX2, VAES and
+        // VPCLMULQDQ besides (`Features::detect_wide`).
+        let done = if self.features.wide() {
+            unsafe { key.ctr_stitched_wide::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
+        } else {
+            unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
+        };
         let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
         key.ctr32::<false>(&tail_counter, &mut data[done..]);
         let lengths = super::short::lengths(aad.len(), data.len());

@@ -17,7 +17,7 @@ const WIDTH: usize = 8;
 const CHUNK: usize = 16 * WIDTH;
 
 /// What the hash absorbs, and in which byte order.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Stitch {
     /// GCM-SIV decryption: the plaintext (this pass's output), as is.
     SivOpen,
@@ -136,21 +136,13 @@ impl<const NR: usize> Schedule<NR> {
                     x = _mm_xor_si128(x, s);
                 }
                 let (h, hx) = (&powers.h[WIDTH - 1 - j], &powers.h_xor[WIDTH - 1 - j]);
-                if NR == 10 {
-                    // AES-128: the powers as memory operands. Loaded as
-                    // values, the compiler hoists all sixteen out of the loop
-                    // and, short of registers, copies them to the stack on
-                    // every call; this way opening ran 4-6% faster. With
-                    // AES-256's longer rounds the same change measured 3-5%
-                    // slower, so AES-256 keeps the plain loads.
-                    lo = _mm_xor_si128(lo, clmul_at::<0x00>(x, h));
-                    hi = _mm_xor_si128(hi, clmul_at::<0x11>(x, h));
-                    mid = _mm_xor_si128(mid, clmul_at::<0x00>(fold_halves(x), hx));
-                } else {
-                    lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(x, *h));
-                    hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(x, *h));
-                    mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(fold_halves(x), *hx));
-                }
+                // The powers as memory operands. Loaded as values, the
+                // compiler hoists all sixteen out of the loop and, short of
+                // registers, copies them to the stack on every call, where
+                // nothing wipes them (`tests/residue.rs` found H^8 there).
+                lo = _mm_xor_si128(lo, clmul_at::<0x00>(x, h));
+                hi = _mm_xor_si128(hi, clmul_at::<0x11>(x, h));
+                mid = _mm_xor_si128(mid, clmul_at::<0x00>(fold_halves(x), hx));
             }
         }
         aesenclast8(&mut ks, &self.rk[NR]);

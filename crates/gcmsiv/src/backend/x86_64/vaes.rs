@@ -14,6 +14,7 @@
 
 use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce};
+use super::stitched::Stitch;
 use crate::backend::Block;
 use core::arch::x86_64::*;
 
@@ -139,32 +140,186 @@ fn clmul2_at<const IMM: u8>(a: __m256i, b: &[__m128i]) -> __m256i {
 /// The CPU must support the enabled features (AVX2 and VPCLMULQDQ besides
 /// the baseline set).
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-pub(super) unsafe fn polyval_chunks_wide(mut s: __m128i, powers: &Powers, blocks: &[u8]) -> (__m128i, usize) {
+pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
+    mut s: __m128i,
+    powers: &Powers,
+    blocks: &[u8],
+) -> (__m128i, usize) {
     let chunks = blocks.len() / (16 * CHUNK_BLOCKS);
     let p = blocks.as_ptr();
+    let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
     for c in 0..chunks {
         let (mut lo, mut hi, mut mid) =
             (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
         for j in 0..CHUNK_BLOCKS / 2 {
             // SAFETY: pair j of chunk c, inside `blocks` (c < chunks).
             let x = unsafe { _mm256_loadu_si256(p.add(16 * CHUNK_BLOCKS * c + 32 * j).cast()) };
-            // (X_2j+2, X_2j+1): the lanes swapped.
-            let mut a = _mm256_permute4x64_epi64::<0x4e>(x);
-            if j == 0 {
-                a = _mm256_xor_si256(a, _mm256_inserti128_si256::<1>(_mm256_setzero_si256(), s));
-            }
-            let k = CHUNK_BLOCKS - 2 - 2 * j;
-            lo = _mm256_xor_si256(lo, clmul2_at::<0x00>(a, &powers.h[k..]));
-            hi = _mm256_xor_si256(hi, clmul2_at::<0x11>(a, &powers.h[k..]));
-            let folded = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-            mid = _mm256_xor_si256(mid, clmul2_at::<0x00>(folded, &powers.h_xor[k..]));
+            let x = if REVERSED { _mm256_shuffle_epi8(x, reverse2) } else { x };
+            pair_product(x, j, s, powers, &mut lo, &mut hi, &mut mid);
         }
-        let lanes = |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let (l, u) = (lanes(lo), lanes(hi));
-        let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
-        s = reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))));
+        s = finish(lo, hi, mid);
     }
     (s, chunks * 16 * CHUNK_BLOCKS)
+}
+
+/// Block pair `j` (X_2j+1, X_2j+2, as loaded) of a chunk multiplied by
+/// (H^(8-2j), H^(7-2j)), Karatsuba's three products added to `lo`, `hi` and
+/// `mid`; pair 0 takes the state `s` into its first block. The pair is used
+/// with its lanes swapped, so the table's adjacent entries (H^(7-2j),
+/// H^(8-2j)) meet their blocks as they lie in memory.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn pair_product(
+    x: __m256i,
+    j: usize,
+    s: __m128i,
+    powers: &Powers,
+    lo: &mut __m256i,
+    hi: &mut __m256i,
+    mid: &mut __m256i,
+) {
+    let mut a = _mm256_permute4x64_epi64::<0x4e>(x);
+    if j == 0 {
+        a = _mm256_xor_si256(a, _mm256_inserti128_si256::<1>(_mm256_setzero_si256(), s));
+    }
+    let k = CHUNK_BLOCKS - 2 - 2 * j;
+    *lo = _mm256_xor_si256(*lo, clmul2_at::<0x00>(a, &powers.h[k..]));
+    *hi = _mm256_xor_si256(*hi, clmul2_at::<0x11>(a, &powers.h[k..]));
+    let folded = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+    *mid = _mm256_xor_si256(*mid, clmul2_at::<0x00>(folded, &powers.h_xor[k..]));
+}
+
+/// The two lanes of the unreduced sums added together, Karatsuba's middle
+/// term folded in, and the one reduction: the chunk's new state.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
+    let lanes = |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let (l, u) = (lanes(lo), lanes(hi));
+    let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
+    reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))))
+}
+
+impl<const NR: usize> Schedule<NR> {
+    /// [`Schedule::ctr_stitched`] two blocks per instruction: CTR of each
+    /// chunk in four 256-bit registers with, between its first rounds, the
+    /// four pair products of the hash (the previous chunk's output when
+    /// hashing output, this chunk's input otherwise). Returns the bytes
+    /// processed (whole chunks); the caller does the tail.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+    pub(super) unsafe fn ctr_stitched_wide<const BE: bool>(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+        state: &mut __m128i,
+        powers: &Powers,
+        mode: Stitch,
+    ) -> usize {
+        let chunks = data.len() / (16 * CHUNK_BLOCKS);
+        if chunks == 0 {
+            return 0;
+        }
+        let reverse = byte_reverse_mask();
+        let hash_output = mode != Stitch::GcmOpen;
+        let reversed = mode != Stitch::SivOpen;
+        // SAFETY: 16 readable bytes.
+        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+        if BE {
+            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
+        }
+        let base =
+            _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+        let p = data.as_mut_ptr();
+        let mut s = *state;
+        // The first chunk of a pass that hashes its output has nothing to
+        // hash beside it.
+        let mut first = 0;
+        if hash_output {
+            // SAFETY: chunk 0 lies inside `data` (chunks > 0).
+            unsafe { self.stitched_chunk_wide::<BE, false>(base, 0, p, p, s, powers, reversed) };
+            first = 1;
+        }
+        for c in first..chunks {
+            // SAFETY: c < chunks, so the chunk lies inside `data`; so does the
+            // previous one when c > 0.
+            unsafe {
+                let chunk = p.add(16 * CHUNK_BLOCKS * c);
+                let src = if hash_output { chunk.sub(16 * CHUNK_BLOCKS) } else { chunk };
+                s = self.stitched_chunk_wide::<BE, true>(base, c, chunk, src, s, powers, reversed);
+            }
+        }
+        if hash_output {
+            // The last chunk's output, not yet hashed.
+            let last = &data[16 * CHUNK_BLOCKS * (chunks - 1)..16 * CHUNK_BLOCKS * chunks];
+            // SAFETY: same features.
+            s = unsafe {
+                if reversed {
+                    polyval_chunks_wide::<true>(s, powers, last).0
+                } else {
+                    polyval_chunks_wide::<false>(s, powers, last).0
+                }
+            };
+        }
+        *state = s;
+        chunks * 16 * CHUNK_BLOCKS
+    }
+
+    /// CTR of chunk `c` at `chunk` (in place) with, if `HASH`, the chunk at
+    /// `src` absorbed into `s`, one pair product after each of the first four
+    /// rounds. Returns the new `s`.
+    ///
+    /// # Safety
+    /// `chunk` and `src` must each point to a whole chunk inside the data;
+    /// the CPU must support the enabled features.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+    unsafe fn stitched_chunk_wide<const BE: bool, const HASH: bool>(
+        &self,
+        base: __m256i,
+        c: usize,
+        chunk: *mut u8,
+        src: *const u8,
+        s: __m128i,
+        powers: &Powers,
+        reversed: bool,
+    ) -> __m128i {
+        let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
+        let first = (c * CHUNK_BLOCKS) as i32;
+        let mut b: [__m256i; 4] = core::array::from_fn(|k| {
+            let n = first + 2 * k as i32;
+            let x = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
+            if BE { _mm256_shuffle_epi8(x, reverse2) } else { x }
+        });
+        round4x2!("vpxor", &mut b, &self.rk[0]);
+        let (mut lo, mut hi, mut mid) =
+            (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
+        for r in 1..NR {
+            round4x2!("vaesenc", &mut b, &self.rk[r]);
+            if HASH && r <= CHUNK_BLOCKS / 2 {
+                let j = r - 1;
+                // SAFETY: pair j of the chunk at `src` (caller's contract).
+                let x = unsafe { _mm256_loadu_si256(src.add(32 * j).cast()) };
+                let x = if reversed { _mm256_shuffle_epi8(x, reverse2) } else { x };
+                pair_product(x, j, s, powers, &mut lo, &mut hi, &mut mid);
+            }
+        }
+        round4x2!("vaesenclast", &mut b, &self.rk[NR]);
+        // `b` ends up holding this pass's output, already in the data: no
+        // keystream is left behind.
+        for (k, x) in b.iter_mut().enumerate() {
+            // SAFETY: register k of this chunk (caller's contract).
+            unsafe {
+                let q = chunk.add(32 * k).cast::<__m256i>();
+                *x = _mm256_xor_si256(*x, _mm256_loadu_si256(q));
+                _mm256_storeu_si256(q, *x);
+            }
+        }
+        if HASH { finish(lo, hi, mid) } else { s }
+    }
 }
 
 #[cfg(test)]
@@ -194,7 +349,7 @@ mod tests {
                 for len in [0, 15, 16, 127, 128, 129, 255, 256, 257, 1024, 1100] {
                     for last in [None, Some(lengths)] {
                         let a = absorb_padded(start, &powers, &data[..len], last);
-                        let (t, done) = polyval_chunks_wide(start, &powers, &data[..len]);
+                        let (t, done) = polyval_chunks_wide::<false>(start, &powers, &data[..len]);
                         let b = absorb_padded(t, &powers, &data[done..len], last);
                         let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
                         _mm_storeu_si128(x.as_mut_ptr().cast(), a);
@@ -206,6 +361,74 @@ mod tests {
             };
             for (len, last, x, y) in outs {
                 assert_eq!(x, y, "POLYVAL, seed {seed}, len {len}, length block {last}");
+            }
+        }
+    }
+
+    /// The stitched CTR+hash pass two blocks per instruction equals the one
+    /// block per instruction pass, in every mode (GCM-SIV open, GCM seal and
+    /// open), for both key sizes, counters that wrap, and several lengths.
+    #[test]
+    fn wide_stitched_equals_narrow_stitched() {
+        use super::super::stitched::Stitch;
+        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_wide()) else {
+            return; // this CPU has no VAES: nothing to compare
+        };
+        let data: std::vec::Vec<u8> = (0..1100u32).map(|i| (i * 5 + 1) as u8).collect();
+        let counter = [0xfd, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 0xff, 0xff, 0xff, 0xfc];
+        for mode in [Stitch::SivOpen, Stitch::GcmSeal, Stitch::GcmOpen] {
+            for key_len in [16usize, 32] {
+                let key: std::vec::Vec<u8> = (0..key_len as u8).map(|i| i ^ 0x33).collect();
+                for len in [0, 127, 128, 129, 256, 300, 1024, 1100] {
+                    let (mut a, mut b) = (data[..len].to_vec(), data[..len].to_vec());
+                    // SAFETY: `detect_wide` found every feature these enable.
+                    let (sa, sb, da, db) = unsafe {
+                        let powers =
+                            Powers::new(_mm_set_epi64x(0x0123_4567_89ab_cdef, 0x7766_5544_3322_1100));
+                        let (mut sa, mut sb) = (_mm_set_epi64x(5, 9), _mm_set_epi64x(5, 9));
+                        let (da, db) = if key_len == 16 {
+                            let (n, w) = (
+                                Aes128::new(narrow, key[..].try_into().unwrap()),
+                                Aes128::new(wide, key[..].try_into().unwrap()),
+                            );
+                            if mode == Stitch::SivOpen {
+                                (
+                                    n.ctr_stitched::<false>(&counter, &mut a, &mut sa, &powers, mode),
+                                    w.ctr_stitched_wide::<false>(&counter, &mut b, &mut sb, &powers, mode),
+                                )
+                            } else {
+                                (
+                                    n.ctr_stitched::<true>(&counter, &mut a, &mut sa, &powers, mode),
+                                    w.ctr_stitched_wide::<true>(&counter, &mut b, &mut sb, &powers, mode),
+                                )
+                            }
+                        } else {
+                            let (n, w) = (
+                                Aes256::new(narrow, key[..].try_into().unwrap()),
+                                Aes256::new(wide, key[..].try_into().unwrap()),
+                            );
+                            if mode == Stitch::SivOpen {
+                                (
+                                    n.ctr_stitched::<false>(&counter, &mut a, &mut sa, &powers, mode),
+                                    w.ctr_stitched_wide::<false>(&counter, &mut b, &mut sb, &powers, mode),
+                                )
+                            } else {
+                                (
+                                    n.ctr_stitched::<true>(&counter, &mut a, &mut sa, &powers, mode),
+                                    w.ctr_stitched_wide::<true>(&counter, &mut b, &mut sb, &powers, mode),
+                                )
+                            }
+                        };
+                        let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
+                        _mm_storeu_si128(x.as_mut_ptr().cast(), sa);
+                        _mm_storeu_si128(y.as_mut_ptr().cast(), sb);
+                        (x, y, da, db)
+                    };
+                    let what = std::format!("{mode:?}, key {key_len}, len {len}");
+                    assert_eq!(da, db, "{what}: bytes processed");
+                    assert_eq!(a, b, "{what}: output");
+                    assert_eq!(sa, sb, "{what}: hash state");
+                }
             }
         }
     }
