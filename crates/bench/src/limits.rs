@@ -4,6 +4,9 @@
 //! - AES: 8 independent blocks in flight (AES-128, 10 rounds; AES-256, 14).
 //! - POLYVAL: 8 blocks per step, Karatsuba, one reduction (our hazmat kernel).
 //! - CTR + POLYVAL: both in one loop, as decryption needs them.
+//! - The same three with VAES and VPCLMULQDQ on 256-bit registers (two blocks
+//!   per instruction), where the CPU has them: the limits of the `aesni-vaes`
+//!   backend.
 //!
 //! The keys pass through `black_box` and the counter blocks advance with each
 //! chunk, as in real CTR: with constant keys and counters the compiler hoists
@@ -214,6 +217,176 @@ unsafe fn units_together<const AES: bool, const XORS: usize>(n: usize) -> __m128
     a.iter().chain(&m).chain(&x).fold(_mm_setzero_si128(), |r, v| _mm_xor_si128(r, *v))
 }
 
+/// Round keys broadcast to both 128-bit lanes, opaque to the compiler.
+#[target_feature(enable = "avx2")]
+fn round_keys_wide() -> [__m256i; 15] {
+    let k = round_keys();
+    std::hint::black_box(k.map(|x| _mm256_broadcastsi128_si256(x)))
+}
+
+/// The next eight counter blocks in four registers of two.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn counters_wide(ctr: &mut __m256i) -> [__m256i; 4] {
+    let b = core::array::from_fn(|i| {
+        let n = 2 * i as i32;
+        _mm256_add_epi32(*ctr, _mm256_setr_epi32(n, 0, 0, 0, n + 1, 0, 0, 0))
+    });
+    *ctr = _mm256_add_epi32(*ctr, _mm256_setr_epi32(8, 0, 0, 0, 8, 0, 0, 0));
+    b
+}
+
+/// CTR over `data` with VAES, eight blocks (four registers) in flight; with
+/// `HASH`, a POLYVAL step (four 256-bit Karatsuba products, one reduction)
+/// between the rounds, of the chunk itself or, with `PREVIOUS`, of the chunk
+/// before (whose output GCM-SIV decryption hashes).
+///
+/// # Safety
+/// The CPU must have AVX2, VAES and VPCLMULQDQ.
+#[target_feature(enable = "aes,pclmulqdq,avx2,vaes,vpclmulqdq")]
+unsafe fn wide<const HASH: bool, const PREVIOUS: bool>(rounds: usize, data: &mut [u8]) -> __m128i {
+    let keys = round_keys_wide();
+    let h: [__m256i; 4] =
+        std::hint::black_box(core::array::from_fn(|i| _mm256_set1_epi64x(i as i64 * 0x1234_5678 + 1)));
+    let hx: [__m256i; 4] = h.map(|x| _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x)));
+    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
+    let mut ctr = _mm256_setzero_si256();
+    let mut s = _mm_setzero_si128();
+    let base = data.as_mut_ptr();
+    for (c, chunk) in data.chunks_exact_mut(128).enumerate() {
+        // The chunk hashed: this one, or the one before (the first chunk
+        // hashes itself, once; it is one of 128).
+        let src =
+            if PREVIOUS && c > 0 { base.wrapping_add(128 * (c - 1)).cast_const() } else { chunk.as_ptr() };
+        let mut b = counters_wide(&mut ctr);
+        for x in b.iter_mut() {
+            *x = _mm256_xor_si256(*x, keys[0]);
+        }
+        let (mut lo, mut hi, mut mid) =
+            (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
+        for (r, k) in keys[1..rounds].iter().enumerate() {
+            for x in b.iter_mut() {
+                *x = _mm256_aesenc_epi128(*x, *k);
+            }
+            if HASH && r < 4 {
+                // SAFETY: 32 bytes inside the chunk hashed.
+                let mut a = unsafe { _mm256_loadu_si256(src.add(32 * r).cast()) };
+                if r == 0 {
+                    a = _mm256_xor_si256(a, _mm256_castsi128_si256(s));
+                }
+                lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(a, h[r]));
+                hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(a, h[r]));
+                let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+                mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x00>(f, hx[r]));
+            }
+        }
+        for (i, x) in b.iter().enumerate() {
+            let p = chunk[32 * i..].as_mut_ptr().cast::<__m256i>();
+            // SAFETY: 32 bytes inside the chunk.
+            unsafe {
+                _mm256_storeu_si256(
+                    p,
+                    _mm256_xor_si256(_mm256_loadu_si256(p), _mm256_aesenclast_epi128(*x, keys[rounds])),
+                )
+            };
+        }
+        if HASH {
+            let lanes =
+                |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            let (l, u) = (lanes(lo), lanes(hi));
+            let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
+            let mut l = _mm_xor_si128(l, _mm_slli_si128::<8>(m));
+            for _ in 0..2 {
+                l = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, poly));
+            }
+            s = _mm_xor_si128(_mm_xor_si128(u, _mm_srli_si128::<8>(m)), l);
+        }
+    }
+    s
+}
+
+/// POLYVAL alone with VPCLMULQDQ: four 256-bit Karatsuba products and one
+/// reduction per 128-byte chunk.
+///
+/// # Safety
+/// The CPU must have AVX2 and VPCLMULQDQ.
+#[target_feature(enable = "pclmulqdq,avx2,vpclmulqdq")]
+unsafe fn polyval_wide(data: &[u8]) -> __m128i {
+    let h: [__m256i; 4] =
+        std::hint::black_box(core::array::from_fn(|i| _mm256_set1_epi64x(i as i64 * 0x1234_5678 + 1)));
+    let hx: [__m256i; 4] = h.map(|x| _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x)));
+    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
+    let mut s = _mm_setzero_si128();
+    for chunk in data.chunks_exact(128) {
+        let (mut lo, mut hi, mut mid) =
+            (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
+        for r in 0..4 {
+            // SAFETY: 32 bytes inside the chunk.
+            let mut a = unsafe { _mm256_loadu_si256(chunk[32 * r..].as_ptr().cast()) };
+            if r == 0 {
+                a = _mm256_xor_si256(a, _mm256_castsi128_si256(s));
+            }
+            lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(a, h[r]));
+            hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(a, h[r]));
+            let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x00>(f, hx[r]));
+        }
+        let lanes = |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let (l, u) = (lanes(lo), lanes(hi));
+        let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
+        let mut l = _mm_xor_si128(l, _mm_slli_si128::<8>(m));
+        for _ in 0..2 {
+            l = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, poly));
+        }
+        s = _mm_xor_si128(_mm_xor_si128(u, _mm_srli_si128::<8>(m)), l);
+    }
+    s
+}
+
+/// The rows for 256-bit VAES and VPCLMULQDQ, where the CPU has them.
+fn print_wide(data: &mut [u8], line: &dyn Fn(&str, f64)) {
+    if !(std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("vaes")
+        && std::arch::is_x86_feature_detected!("vpclmulqdq"))
+    {
+        return;
+    }
+    for (name, rounds) in [("AES-128", 10), ("AES-256", 14)] {
+        // SAFETY: feature presence checked above.
+        line(
+            &format!("{name} x8, VAES (4 x 256-bit)"),
+            cpb(|| {
+                std::hint::black_box(unsafe { wide::<false, false>(rounds, data) });
+            }),
+        );
+    }
+    // SAFETY: as above.
+    line(
+        "POLYVAL x8, VPCLMULQDQ (4 x 256-bit Karatsuba)",
+        cpb(|| {
+            std::hint::black_box(unsafe { polyval_wide(data) });
+        }),
+    );
+    for (name, rounds) in [("AES-128", 10), ("AES-256", 14)] {
+        // SAFETY: as above.
+        line(
+            &format!("CTR + POLYVAL interleaved, {name}, 256-bit"),
+            cpb(|| {
+                std::hint::black_box(unsafe { wide::<true, false>(rounds, data) });
+            }),
+        );
+    }
+    for (name, rounds) in [("AES-128", 10), ("AES-256", 14)] {
+        // SAFETY: as above.
+        line(
+            &format!("CTR + POLYVAL pipelined (previous chunk hashed), {name}, 256-bit"),
+            cpb(|| {
+                std::hint::black_box(unsafe { wide::<true, true>(rounds, data) });
+            }),
+        );
+    }
+}
+
 pub fn print(ghz: f64) {
     if !(std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("pclmulqdq")) {
         return;
@@ -257,6 +430,7 @@ pub fn print(ghz: f64) {
             std::hint::black_box(unsafe { ctr_polyval_pipelined(14, &mut data) });
         }),
     );
+    print_wide(&mut data, &line);
     // Iterations of 8 aesenc + 4 pclmulqdq, per byte of the 128 bytes such an
     // iteration would cover, beside 4 pclmulqdq alone: equal if the units
     // overlap. The last line shows what 8 XORs beside them cost.

@@ -17,6 +17,7 @@ use super::clmul::{Powers, reduce};
 use super::stitched::Stitch;
 use crate::backend::Block;
 use core::arch::x86_64::*;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Blocks per chunk: four registers of two blocks.
 const CHUNK_BLOCKS: usize = 8;
@@ -104,37 +105,14 @@ impl<const NR: usize> Schedule<NR> {
     }
 }
 
-/// `vpclmulqdq` of `a` with the 32 bytes at `b` (two adjacent entries of a
-/// table of powers), read by the instruction itself: the table stays in
-/// memory, where it is wiped, rather than in registers the compiler may spill.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn clmul2_at<const IMM: u8>(a: __m256i, b: &[__m128i]) -> __m256i {
-    assert!(b.len() >= 2);
-    let out: __m256i;
-    // SAFETY: reads the 32 bytes of `b[0]` and `b[1]` (adjacent, aligned
-    // `__m128i`s); registers otherwise; the caller enables VPCLMULQDQ.
-    unsafe {
-        core::arch::asm!(
-            "vpclmulqdq {out}, {a}, ymmword ptr [{b}], {imm}",
-            out = lateout(ymm_reg) out,
-            a = in(ymm_reg) a,
-            b = in(reg) b.as_ptr(),
-            imm = const IMM,
-            options(pure, readonly, nostack, preserves_flags),
-        );
-    }
-    out
-}
-
 /// POLYVAL's aggregated step over the whole 128-byte chunks of `blocks`,
 /// from `s`: per chunk, S = dot(S ^ X_1, H^8) ^ dot(X_2, H^7) ^ ... ^
 /// dot(X_8, H), as [`super::clmul::aggregate`], with two Karatsuba products
 /// per instruction and one reduction. Returns S and the bytes absorbed.
 ///
-/// Block pair j (X_2j+1, X_2j+2) is loaded with its halves swapped, so that
-/// the table's adjacent entries (H^(7-2j), H^(8-2j)) meet their blocks as
-/// they lie in memory.
+/// The powers go into a [`PairTable`] first, in the lane order of the block
+/// pairs as they lie in memory (swapping each pair's lanes instead cost 5% in
+/// the stitched pass).
 ///
 /// # Safety
 /// The CPU must support the enabled features (AVX2 and VPCLMULQDQ besides
@@ -146,8 +124,12 @@ pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
     blocks: &[u8],
 ) -> (__m128i, usize) {
     let chunks = blocks.len() / (16 * CHUNK_BLOCKS);
+    if chunks == 0 {
+        return (s, 0);
+    }
     let p = blocks.as_ptr();
     let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
+    let table = PairTable::new(powers);
     for c in 0..chunks {
         let (mut lo, mut hi, mut mid) =
             (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
@@ -155,38 +137,71 @@ pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
             // SAFETY: pair j of chunk c, inside `blocks` (c < chunks).
             let x = unsafe { _mm256_loadu_si256(p.add(16 * CHUNK_BLOCKS * c + 32 * j).cast()) };
             let x = if REVERSED { _mm256_shuffle_epi8(x, reverse2) } else { x };
-            pair_product(x, j, s, powers, &mut lo, &mut hi, &mut mid);
+            pair_product_table(x, j, s, &table, &mut lo, &mut hi, &mut mid);
         }
         s = finish(lo, hi, mid);
     }
     (s, chunks * 16 * CHUNK_BLOCKS)
 }
 
+/// The powers of H as the 256-bit products want them: entry j holds
+/// (H^(8-2j), H^(7-2j)) and entry 4 + j their folded halves, for block pair j
+/// as it lies in memory. Built once per pass, wiped when dropped.
+#[derive(Zeroize, ZeroizeOnDrop)]
+struct PairTable([__m256i; 8]);
+
+impl PairTable {
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+    fn new(powers: &Powers) -> Self {
+        let pair = |t: &[__m128i; 8], j: usize| {
+            _mm256_set_m128i(t[CHUNK_BLOCKS - 2 - 2 * j], t[CHUNK_BLOCKS - 1 - 2 * j])
+        };
+        PairTable(core::array::from_fn(
+            |i| if i < 4 { pair(&powers.h, i) } else { pair(&powers.h_xor, i - 4) },
+        ))
+    }
+}
+
 /// Block pair `j` (X_2j+1, X_2j+2, as loaded) of a chunk multiplied by
-/// (H^(8-2j), H^(7-2j)), Karatsuba's three products added to `lo`, `hi` and
-/// `mid`; pair 0 takes the state `s` into its first block. The pair is used
-/// with its lanes swapped, so the table's adjacent entries (H^(7-2j),
-/// H^(8-2j)) meet their blocks as they lie in memory.
+/// (H^(8-2j), H^(7-2j)) from the table, Karatsuba's three products added to
+/// `lo`, `hi` and `mid`; pair 0 takes the state `s` into its first block.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn pair_product(
+fn pair_product_table(
     x: __m256i,
     j: usize,
     s: __m128i,
-    powers: &Powers,
+    table: &PairTable,
     lo: &mut __m256i,
     hi: &mut __m256i,
     mid: &mut __m256i,
 ) {
-    let mut a = _mm256_permute4x64_epi64::<0x4e>(x);
-    if j == 0 {
-        a = _mm256_xor_si256(a, _mm256_inserti128_si256::<1>(_mm256_setzero_si256(), s));
-    }
-    let k = CHUNK_BLOCKS - 2 - 2 * j;
-    *lo = _mm256_xor_si256(*lo, clmul2_at::<0x00>(a, &powers.h[k..]));
-    *hi = _mm256_xor_si256(*hi, clmul2_at::<0x11>(a, &powers.h[k..]));
+    let a = if j == 0 { _mm256_xor_si256(x, _mm256_zextsi128_si256(s)) } else { x };
+    *lo = _mm256_xor_si256(*lo, clmul256_at::<0x00>(a, &table.0[j]));
+    *hi = _mm256_xor_si256(*hi, clmul256_at::<0x11>(a, &table.0[j]));
     let folded = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-    *mid = _mm256_xor_si256(*mid, clmul2_at::<0x00>(folded, &powers.h_xor[k..]));
+    *mid = _mm256_xor_si256(*mid, clmul256_at::<0x00>(folded, &table.0[4 + j]));
+}
+
+/// `vpclmulqdq` of `a` with the 32 bytes at `b`, read by the instruction.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn clmul256_at<const IMM: u8>(a: __m256i, b: &__m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: reads the 32 bytes of `b` (an aligned `__m256i`); registers
+    // otherwise; the caller enables VPCLMULQDQ.
+    unsafe {
+        core::arch::asm!(
+            "vpclmulqdq {out}, {a}, ymmword ptr [{b}], {imm}",
+            out = lateout(ymm_reg) out,
+            a = in(ymm_reg) a,
+            b = in(reg) b,
+            imm = const IMM,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    out
 }
 
 /// The two lanes of the unreduced sums added together, Karatsuba's middle
@@ -234,12 +249,13 @@ impl<const NR: usize> Schedule<NR> {
             _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
         let p = data.as_mut_ptr();
         let mut s = *state;
+        let table = PairTable::new(powers);
         // The first chunk of a pass that hashes its output has nothing to
         // hash beside it.
         let mut first = 0;
         if hash_output {
             // SAFETY: chunk 0 lies inside `data` (chunks > 0).
-            unsafe { self.stitched_chunk_wide::<BE, false>(base, 0, p, p, s, powers, reversed) };
+            unsafe { self.stitched_chunk_wide::<BE, false>(base, 0, p, p, s, &table, reversed) };
             first = 1;
         }
         for c in first..chunks {
@@ -248,7 +264,7 @@ impl<const NR: usize> Schedule<NR> {
             unsafe {
                 let chunk = p.add(16 * CHUNK_BLOCKS * c);
                 let src = if hash_output { chunk.sub(16 * CHUNK_BLOCKS) } else { chunk };
-                s = self.stitched_chunk_wide::<BE, true>(base, c, chunk, src, s, powers, reversed);
+                s = self.stitched_chunk_wide::<BE, true>(base, c, chunk, src, s, &table, reversed);
             }
         }
         if hash_output {
@@ -284,7 +300,7 @@ impl<const NR: usize> Schedule<NR> {
         chunk: *mut u8,
         src: *const u8,
         s: __m128i,
-        powers: &Powers,
+        table: &PairTable,
         reversed: bool,
     ) -> __m128i {
         let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
@@ -304,7 +320,7 @@ impl<const NR: usize> Schedule<NR> {
                 // SAFETY: pair j of the chunk at `src` (caller's contract).
                 let x = unsafe { _mm256_loadu_si256(src.add(32 * j).cast()) };
                 let x = if reversed { _mm256_shuffle_epi8(x, reverse2) } else { x };
-                pair_product(x, j, s, powers, &mut lo, &mut hi, &mut mid);
+                pair_product_table(x, j, s, table, &mut lo, &mut hi, &mut mid);
             }
         }
         round4x2!("vaesenclast", &mut b, &self.rk[NR]);
