@@ -148,7 +148,7 @@ const AGGREGATE_FROM: usize = 16 * WIDTH;
 /// each block first (GHASH's order).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: __m128i, blocks: &[u8], table: Option<&Powers>) {
+fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: &__m128i, blocks: &[u8], table: Option<&Powers>) {
     let reverse = byte_reverse_mask();
     let load = |b: &[u8]| {
         // SAFETY: every chunk is whole 16-byte blocks.
@@ -159,13 +159,14 @@ fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: __m128i, blocks: &[u8
     let powers = match table {
         Some(p) => p,
         None if blocks.len() < AGGREGATE_FROM => {
+            let h = super::aesni::load_opaque(h);
             for b in blocks.chunks_exact(16) {
                 *s = dot(_mm_xor_si128(*s, load(b)), h);
             }
             return;
         }
         None => {
-            built = Powers::new(h);
+            built = Powers::new(super::aesni::load_opaque(h));
             &built
         }
     };
@@ -341,7 +342,7 @@ impl Polyval {
     /// The CPU must support the enabled features; `blocks.len()` % 16 == 0.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     unsafe fn update<const REVERSED: bool>(&mut self, blocks: &[u8]) {
-        absorb_blocks::<REVERSED>(&mut self.s, self.h, blocks, None);
+        absorb_blocks::<REVERSED>(&mut self.s, &self.h, blocks, None);
     }
 
     /// Absorbs `data`, the final partial block zero-padded in a register; with
@@ -356,7 +357,7 @@ impl Polyval {
         table: Option<&Powers>,
     ) {
         let whole = data.len() - data.len() % 16;
-        absorb_blocks::<REVERSED>(&mut self.s, self.h, &data[..whole], table);
+        absorb_blocks::<REVERSED>(&mut self.s, &self.h, &data[..whole], table);
         let rest = &data[whole..];
         if !rest.is_empty() {
             let mut last = [super::partial::load_partial(rest)];

@@ -119,17 +119,35 @@ impl<const NR: usize> Schedule<NR> {
 /// the baseline set).
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
-    mut s: __m128i,
+    s: __m128i,
     powers: &Powers,
     blocks: &[u8],
 ) -> (__m128i, usize) {
-    let chunks = blocks.len() / (16 * CHUNK_BLOCKS);
-    if chunks == 0 {
+    if blocks.len() < 16 * CHUNK_BLOCKS {
         return (s, 0);
     }
+    let mut table = PairTable([_mm256_setzero_si256(); 8]);
+    table.fill(powers);
+    // SAFETY: same features.
+    let out = unsafe { polyval_chunks_with::<REVERSED>(s, &table, blocks) };
+    table.zeroize();
+    out
+}
+
+/// [`polyval_chunks_wide`] with the table built.
+///
+/// # Safety
+/// As there.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+unsafe fn polyval_chunks_with<const REVERSED: bool>(
+    mut s: __m128i,
+    table: &PairTable,
+    blocks: &[u8],
+) -> (__m128i, usize) {
+    let chunks = blocks.len() / (16 * CHUNK_BLOCKS);
     let p = blocks.as_ptr();
     let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
-    let table = PairTable::new(powers);
     for c in 0..chunks {
         let (mut lo, mut hi, mut mid) =
             (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
@@ -137,7 +155,7 @@ pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
             // SAFETY: pair j of chunk c, inside `blocks` (c < chunks).
             let x = unsafe { _mm256_loadu_si256(p.add(16 * CHUNK_BLOCKS * c + 32 * j).cast()) };
             let x = if REVERSED { _mm256_shuffle_epi8(x, reverse2) } else { x };
-            pair_product_table(x, j, s, &table, &mut lo, &mut hi, &mut mid);
+            pair_product_table(x, j, s, table, &mut lo, &mut hi, &mut mid);
         }
         s = finish(lo, hi, mid);
     }
@@ -151,15 +169,24 @@ pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
 struct PairTable([__m256i; 8]);
 
 impl PairTable {
+    /// The table for `powers`, written in place: built as a value and moved
+    /// into place, it left a copy on the stack that nothing wiped.
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    fn new(powers: &Powers) -> Self {
-        let pair = |t: &[__m128i; 8], j: usize| {
-            _mm256_set_m128i(t[CHUNK_BLOCKS - 2 - 2 * j], t[CHUNK_BLOCKS - 1 - 2 * j])
-        };
-        PairTable(core::array::from_fn(
-            |i| if i < 4 { pair(&powers.h, i) } else { pair(&powers.h_xor, i - 4) },
-        ))
+    fn fill(&mut self, powers: &Powers) {
+        for j in 0..4 {
+            let (a, b) = (CHUNK_BLOCKS - 1 - 2 * j, CHUNK_BLOCKS - 2 - 2 * j);
+            // SAFETY: entries j and 4 + j are 32 writable, aligned bytes each,
+            // written as two 16-byte halves.
+            unsafe {
+                let p = (&mut self.0[j] as *mut __m256i).cast::<__m128i>();
+                _mm_store_si128(p, powers.h[a]);
+                _mm_store_si128(p.add(1), powers.h[b]);
+                let q = (&mut self.0[4 + j] as *mut __m256i).cast::<__m128i>();
+                _mm_store_si128(q, powers.h_xor[a]);
+                _mm_store_si128(q.add(1), powers.h_xor[b]);
+            }
+        }
     }
 }
 
@@ -249,7 +276,8 @@ impl<const NR: usize> Schedule<NR> {
             _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
         let p = data.as_mut_ptr();
         let mut s = *state;
-        let table = PairTable::new(powers);
+        let mut table = PairTable([_mm256_setzero_si256(); 8]);
+        table.fill(powers);
         // The first chunk of a pass that hashes its output has nothing to
         // hash beside it.
         let mut first = 0;
@@ -273,12 +301,13 @@ impl<const NR: usize> Schedule<NR> {
             // SAFETY: same features.
             s = unsafe {
                 if reversed {
-                    polyval_chunks_wide::<true>(s, powers, last).0
+                    polyval_chunks_with::<true>(s, &table, last).0
                 } else {
-                    polyval_chunks_wide::<false>(s, powers, last).0
+                    polyval_chunks_with::<false>(s, &table, last).0
                 }
             };
         }
+        table.zeroize();
         *state = s;
         chunks * 16 * CHUNK_BLOCKS
     }
