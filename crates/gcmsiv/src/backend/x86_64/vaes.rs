@@ -52,6 +52,27 @@ macro_rules! round4x2 {
     }};
 }
 
+/// The eight counter blocks of chunk `c` in four registers, from `base` (the
+/// pass's first counter in the low lane, one more in the high lane): the
+/// chunk's first pair once, then each register's offset as a constant
+/// operand (building each offset from a general register took three vector
+/// operations, one of them a lane insert). Byte-reversed back for GCM.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn chunk_counters<const BE: bool>(base: __m256i, c: usize, reverse2: __m256i) -> [__m256i; 4] {
+    let n = (c * CHUNK_BLOCKS) as i32;
+    let first = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
+    core::array::from_fn(|k| {
+        let x = if k == 0 {
+            first
+        } else {
+            let d = 2 * k as i32;
+            _mm256_add_epi32(first, _mm256_setr_epi32(d, 0, 0, 0, d, 0, 0, 0))
+        };
+        if BE { _mm256_shuffle_epi8(x, reverse2) } else { x }
+    })
+}
+
 impl<const NR: usize> Schedule<NR> {
     /// CTR over the whole 128-byte chunks of `data` from `counter` (as
     /// [`Schedule::ctr32`]: little-endian in the first four bytes, or with
@@ -81,12 +102,7 @@ impl<const NR: usize> Schedule<NR> {
         let reverse2 = _mm256_broadcastsi128_si256(reverse);
         let p = data.as_mut_ptr();
         for c in 0..chunks {
-            let first = (c * CHUNK_BLOCKS) as i32;
-            let mut b: [__m256i; 4] = core::array::from_fn(|k| {
-                let n = first + 2 * k as i32;
-                let x = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
-                if BE { _mm256_shuffle_epi8(x, reverse2) } else { x }
-            });
+            let mut b = chunk_counters::<BE>(base, c, reverse2);
             round4x2!("vpxor", &mut b, &self.rk[0]);
             for r in 1..NR {
                 round4x2!("vaesenc", &mut b, &self.rk[r]);
@@ -333,12 +349,7 @@ impl<const NR: usize> Schedule<NR> {
         reversed: bool,
     ) -> __m128i {
         let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
-        let first = (c * CHUNK_BLOCKS) as i32;
-        let mut b: [__m256i; 4] = core::array::from_fn(|k| {
-            let n = first + 2 * k as i32;
-            let x = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
-            if BE { _mm256_shuffle_epi8(x, reverse2) } else { x }
-        });
+        let mut b = chunk_counters::<BE>(base, c, reverse2);
         round4x2!("vpxor", &mut b, &self.rk[0]);
         let (mut lo, mut hi, mut mid) =
             (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
