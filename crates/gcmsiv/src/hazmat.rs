@@ -53,9 +53,14 @@ impl Polyval {
         let inner = match backend.if_supported().ok_or(Error::BackendUnavailable)? {
             Backend::Portable => PolyvalImpl::Portable(soft::Polyval::new(h)),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNiClmul | Backend::AesNiVaes => {
-                // POLYVAL is the same code on both.
+            Backend::AesNiClmul => {
                 let features = crate::backend::x86_64::Features::detect().ok_or(Error::BackendUnavailable)?;
+                PolyvalImpl::Hardware(crate::backend::x86_64::Polyval::new(features, h))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesNiVaes => {
+                let features =
+                    crate::backend::x86_64::Features::detect_wide().ok_or(Error::BackendUnavailable)?;
                 PolyvalImpl::Hardware(crate::backend::x86_64::Polyval::new(features, h))
             }
             #[allow(unreachable_patterns)]

@@ -145,10 +145,17 @@ const AGGREGATE_FROM: usize = 16 * WIDTH;
 /// Absorbs whole blocks into `s` (key `h`): aggregated 8 at a time with the
 /// given table of powers, or with one built here for long inputs, or by
 /// Horner's rule for short ones without a table. `REVERSED` byte-reverses
-/// each block first (GHASH's order).
+/// each block first (GHASH's order). With `features.wide()`, the whole
+/// chunks go two blocks per instruction (`vaes.rs`).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: &__m128i, blocks: &[u8], table: Option<&Powers>) {
+fn absorb_blocks<const REVERSED: bool>(
+    features: Features,
+    s: &mut __m128i,
+    h: &__m128i,
+    blocks: &[u8],
+    table: Option<&Powers>,
+) {
     let reverse = byte_reverse_mask();
     let load = |b: &[u8]| {
         // SAFETY: every chunk is whole 16-byte blocks.
@@ -170,6 +177,13 @@ fn absorb_blocks<const REVERSED: bool>(s: &mut __m128i, h: &__m128i, blocks: &[u
             &built
         }
     };
+    let mut blocks = blocks;
+    if features.wide() {
+        // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
+        let (t, done) = unsafe { super::vaes::polyval_chunks_wide::<REVERSED>(*s, powers, blocks) };
+        *s = t;
+        blocks = &blocks[done..];
+    }
     let mut chunks = blocks.chunks_exact(16 * WIDTH);
     for chunk in &mut chunks {
         // A fixed-size array, so the eight products unroll.
@@ -342,7 +356,7 @@ impl Polyval {
     /// The CPU must support the enabled features; `blocks.len()` % 16 == 0.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     unsafe fn update<const REVERSED: bool>(&mut self, blocks: &[u8]) {
-        absorb_blocks::<REVERSED>(&mut self.s, &self.h, blocks, None);
+        absorb_blocks::<REVERSED>(self.features, &mut self.s, &self.h, blocks, None);
     }
 
     /// Absorbs `data`, the final partial block zero-padded in a register; with
@@ -357,7 +371,7 @@ impl Polyval {
         table: Option<&Powers>,
     ) {
         let whole = data.len() - data.len() % 16;
-        absorb_blocks::<REVERSED>(&mut self.s, &self.h, &data[..whole], table);
+        absorb_blocks::<REVERSED>(self.features, &mut self.s, &self.h, &data[..whole], table);
         let rest = &data[whole..];
         if !rest.is_empty() {
             let mut last = [super::partial::load_partial(rest)];
