@@ -236,6 +236,32 @@ fn counters_wide(ctr: &mut __m256i) -> [__m256i; 4] {
     b
 }
 
+/// One 256-bit Karatsuba step: block pair `a` against power pair `h` (and its
+/// folded halves `hx`), added to the unreduced sums.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn karatsuba2(a: __m256i, h: __m256i, hx: __m256i, lo: &mut __m256i, hi: &mut __m256i, mid: &mut __m256i) {
+    *lo = _mm256_xor_si256(*lo, _mm256_clmulepi64_epi128::<0x00>(a, h));
+    *hi = _mm256_xor_si256(*hi, _mm256_clmulepi64_epi128::<0x11>(a, h));
+    let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+    *mid = _mm256_xor_si256(*mid, _mm256_clmulepi64_epi128::<0x00>(f, hx));
+}
+
+/// The two lanes of the sums added, the middle term folded in, one reduction.
+#[inline]
+#[target_feature(enable = "pclmulqdq,avx2")]
+fn reduce2(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
+    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
+    let lanes = |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let (l, u) = (lanes(lo), lanes(hi));
+    let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
+    let mut l = _mm_xor_si128(l, _mm_slli_si128::<8>(m));
+    for _ in 0..2 {
+        l = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, poly));
+    }
+    _mm_xor_si128(_mm_xor_si128(u, _mm_srli_si128::<8>(m)), l)
+}
+
 /// CTR over `data` with VAES, eight blocks (four registers) in flight; with
 /// `HASH`, a POLYVAL step (four 256-bit Karatsuba products, one reduction)
 /// between the rounds, of the chunk itself or, with `PREVIOUS`, of the chunk
@@ -249,7 +275,6 @@ unsafe fn wide<const HASH: bool, const PREVIOUS: bool>(rounds: usize, data: &mut
     let h: [__m256i; 4] =
         std::hint::black_box(core::array::from_fn(|i| _mm256_set1_epi64x(i as i64 * 0x1234_5678 + 1)));
     let hx: [__m256i; 4] = h.map(|x| _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x)));
-    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
     let mut ctr = _mm256_setzero_si256();
     let mut s = _mm_setzero_si128();
     let base = data.as_mut_ptr();
@@ -274,10 +299,7 @@ unsafe fn wide<const HASH: bool, const PREVIOUS: bool>(rounds: usize, data: &mut
                 if r == 0 {
                     a = _mm256_xor_si256(a, _mm256_castsi128_si256(s));
                 }
-                lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(a, h[r]));
-                hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(a, h[r]));
-                let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-                mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x00>(f, hx[r]));
+                karatsuba2(a, h[r], hx[r], &mut lo, &mut hi, &mut mid);
             }
         }
         for (i, x) in b.iter().enumerate() {
@@ -291,15 +313,7 @@ unsafe fn wide<const HASH: bool, const PREVIOUS: bool>(rounds: usize, data: &mut
             };
         }
         if HASH {
-            let lanes =
-                |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-            let (l, u) = (lanes(lo), lanes(hi));
-            let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
-            let mut l = _mm_xor_si128(l, _mm_slli_si128::<8>(m));
-            for _ in 0..2 {
-                l = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, poly));
-            }
-            s = _mm_xor_si128(_mm_xor_si128(u, _mm_srli_si128::<8>(m)), l);
+            s = reduce2(lo, hi, mid);
         }
     }
     s
@@ -315,7 +329,6 @@ unsafe fn polyval_wide(data: &[u8]) -> __m128i {
     let h: [__m256i; 4] =
         std::hint::black_box(core::array::from_fn(|i| _mm256_set1_epi64x(i as i64 * 0x1234_5678 + 1)));
     let hx: [__m256i; 4] = h.map(|x| _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4e>(x)));
-    let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
     let mut s = _mm_setzero_si128();
     for chunk in data.chunks_exact(128) {
         let (mut lo, mut hi, mut mid) =
@@ -326,19 +339,9 @@ unsafe fn polyval_wide(data: &[u8]) -> __m128i {
             if r == 0 {
                 a = _mm256_xor_si256(a, _mm256_castsi128_si256(s));
             }
-            lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(a, h[r]));
-            hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(a, h[r]));
-            let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128::<0x00>(f, hx[r]));
+            karatsuba2(a, h[r], hx[r], &mut lo, &mut hi, &mut mid);
         }
-        let lanes = |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let (l, u) = (lanes(lo), lanes(hi));
-        let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
-        let mut l = _mm_xor_si128(l, _mm_slli_si128::<8>(m));
-        for _ in 0..2 {
-            l = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, poly));
-        }
-        s = _mm_xor_si128(_mm_xor_si128(u, _mm_srli_si128::<8>(m)), l);
+        s = reduce2(lo, hi, mid);
     }
     s
 }

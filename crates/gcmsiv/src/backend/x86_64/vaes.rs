@@ -380,6 +380,7 @@ impl<const NR: usize> Schedule<NR> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::aesni::Schedule;
     use super::super::clmul::{Powers, absorb_padded};
     use super::super::{Aes128, Aes256, Features};
     use super::polyval_chunks_wide;
@@ -421,6 +422,35 @@ mod tests {
         }
     }
 
+    /// The narrow pass with `n` and the wide one with `w` (the same key), on
+    /// `data.0` and `data.1`, from the states `s.0` and `s.1`: the bytes each
+    /// processed.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn both<const NR: usize>(
+        n: &Schedule<NR>,
+        w: &Schedule<NR>,
+        counter: &[u8; 16],
+        data: (&mut [u8], &mut [u8]),
+        s: (&mut __m128i, &mut __m128i),
+        powers: &Powers,
+        mode: super::super::stitched::Stitch,
+    ) -> (usize, usize) {
+        // SAFETY: the caller found every feature these enable.
+        unsafe {
+            if mode == super::super::stitched::Stitch::SivOpen {
+                (
+                    n.ctr_stitched::<false>(counter, data.0, s.0, powers, mode),
+                    w.ctr_stitched_wide::<false>(counter, data.1, s.1, powers, mode),
+                )
+            } else {
+                (
+                    n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
+                    w.ctr_stitched_wide::<true>(counter, data.1, s.1, powers, mode),
+                )
+            }
+        }
+    }
+
     /// The stitched CTR+hash pass two blocks per instruction equals the one
     /// block per instruction pass, in every mode (GCM-SIV open, GCM seal and
     /// open), for both key sizes, counters that wrap, and several lengths.
@@ -443,37 +473,27 @@ mod tests {
                             Powers::new(_mm_set_epi64x(0x0123_4567_89ab_cdef, 0x7766_5544_3322_1100));
                         let (mut sa, mut sb) = (_mm_set_epi64x(5, 9), _mm_set_epi64x(5, 9));
                         let (da, db) = if key_len == 16 {
-                            let (n, w) = (
-                                Aes128::new(narrow, key[..].try_into().unwrap()),
-                                Aes128::new(wide, key[..].try_into().unwrap()),
-                            );
-                            if mode == Stitch::SivOpen {
-                                (
-                                    n.ctr_stitched::<false>(&counter, &mut a, &mut sa, &powers, mode),
-                                    w.ctr_stitched_wide::<false>(&counter, &mut b, &mut sb, &powers, mode),
-                                )
-                            } else {
-                                (
-                                    n.ctr_stitched::<true>(&counter, &mut a, &mut sa, &powers, mode),
-                                    w.ctr_stitched_wide::<true>(&counter, &mut b, &mut sb, &powers, mode),
-                                )
-                            }
+                            let k: &[u8; 16] = key[..].try_into().unwrap();
+                            both(
+                                &Aes128::new(narrow, k),
+                                &Aes128::new(wide, k),
+                                &counter,
+                                (&mut a, &mut b),
+                                (&mut sa, &mut sb),
+                                &powers,
+                                mode,
+                            )
                         } else {
-                            let (n, w) = (
-                                Aes256::new(narrow, key[..].try_into().unwrap()),
-                                Aes256::new(wide, key[..].try_into().unwrap()),
-                            );
-                            if mode == Stitch::SivOpen {
-                                (
-                                    n.ctr_stitched::<false>(&counter, &mut a, &mut sa, &powers, mode),
-                                    w.ctr_stitched_wide::<false>(&counter, &mut b, &mut sb, &powers, mode),
-                                )
-                            } else {
-                                (
-                                    n.ctr_stitched::<true>(&counter, &mut a, &mut sa, &powers, mode),
-                                    w.ctr_stitched_wide::<true>(&counter, &mut b, &mut sb, &powers, mode),
-                                )
-                            }
+                            let k: &[u8; 32] = key[..].try_into().unwrap();
+                            both(
+                                &Aes256::new(narrow, k),
+                                &Aes256::new(wide, k),
+                                &counter,
+                                (&mut a, &mut b),
+                                (&mut sa, &mut sb),
+                                &powers,
+                                mode,
+                            )
                         };
                         let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
                         _mm_storeu_si128(x.as_mut_ptr().cast(), sa);
