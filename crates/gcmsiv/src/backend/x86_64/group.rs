@@ -441,6 +441,15 @@ impl<const NR: usize> Schedule<NR> {
         h: &mut [__m128i; L],
         k: &mut [[__m128i; 2]; L],
     ) {
+        if self.features.wide() {
+            // Two blocks per instruction (`vaes.rs`).
+            for c in (0..L).step_by(4) {
+                // SAFETY: `wide` proves AVX2 and VAES (`Features::detect_wide`);
+                // four entries each (L is a multiple of 4).
+                unsafe { self.derive_quad_wide::<NB>(&nonces[c..c + 4], &mut h[c..c + 4], &mut k[c..c + 4]) };
+            }
+            return;
+        }
         // Four lanes at a time: 16 or 24 blocks, sixteen in flight, then eight.
         for c in (0..L).step_by(4) {
             // The blocks built in place, not copied into a zeroed array: on

@@ -266,6 +266,60 @@ fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
 }
 
 impl<const NR: usize> Schedule<NR> {
+    /// Record-key derivation (RFC 8452 section 4) for four nonces under this
+    /// (key-generating) schedule, two blocks per instruction: each nonce's
+    /// `NB` derivation blocks as `NB / 2` registers of adjacent counters, so
+    /// that a register's two outputs are the two halves of one derived key
+    /// (their low 64 bits, joined by one lane permute). Writes each nonce's H
+    /// and encryption key (one or two blocks) to `h` and `k`.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features; `nonces`, `h` and `k` hold
+    /// four entries each.
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+    pub(super) unsafe fn derive_quad_wide<const NB: usize>(
+        &self,
+        nonces: &[&[u8; 12]],
+        h: &mut [__m128i],
+        k: &mut [[__m128i; 2]],
+    ) {
+        debug_assert!((NB == 4 || NB == 6) && nonces.len() == 4 && h.len() == 4 && k.len() == 4);
+        let per = NB / 2;
+        // Registers 4 g .. 4 g + 4 form group g: two (AES-128) or three
+        // (AES-256) groups of four, all in flight.
+        let mut y = [_mm256_setzero_si256(); 12];
+        for (m, nonce) in nonces.iter().enumerate() {
+            let base = _mm256_broadcastsi128_si256(super::aesni::derivation_blocks::<1>(nonce)[0]);
+            for q in 0..per {
+                let i = 2 * q as i32;
+                y[per * m + q] = _mm256_add_epi32(base, _mm256_setr_epi32(i, 0, 0, 0, i + 1, 0, 0, 0));
+            }
+        }
+        let groups = 4 * per / 4;
+        for g in 0..groups {
+            let b: &mut [__m256i; 4] = (&mut y[4 * g..4 * g + 4]).try_into().expect("four registers");
+            round4x2!("vpxor", b, &self.rk[0]);
+        }
+        for r in 1..NR {
+            for g in 0..groups {
+                let b: &mut [__m256i; 4] = (&mut y[4 * g..4 * g + 4]).try_into().expect("four registers");
+                round4x2!("vaesenc", b, &self.rk[r]);
+            }
+        }
+        for g in 0..groups {
+            let b: &mut [__m256i; 4] = (&mut y[4 * g..4 * g + 4]).try_into().expect("four registers");
+            round4x2!("vaesenclast", b, &self.rk[NR]);
+        }
+        // The low 64 bits of each lane, side by side: one derived key.
+        let halves = |v: __m256i| _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b00_00_10_00>(v));
+        for m in 0..4 {
+            h[m] = halves(y[per * m]);
+            k[m] =
+                [halves(y[per * m + 1]), if NB == 6 { halves(y[per * m + 2]) } else { _mm_setzero_si128() }];
+        }
+    }
+
     /// [`Schedule::ctr_stitched`] two blocks per instruction: CTR of each
     /// chunk in four 256-bit registers with, between its first rounds, the
     /// four pair products of the hash (the previous chunk's output when
