@@ -1,4 +1,8 @@
 //! One large message on one core and on all cores (GB/s and speedup).
+//!
+//! Two ways of calling: one call at a time, right after one-core work (the
+//! pool's other threads have gone idle, so a helper must be woken), and a
+//! stream of calls back to back (a bulk job: the helpers are awake).
 
 use crate::tsc;
 
@@ -7,17 +11,21 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Calls timed together in the stream columns.
+const STREAM: usize = 4;
+
 pub fn print(ghz: f64, rounds: usize) {
     println!(
         "\n## One large message on all cores ({} threads): c/B, GB/s, speedup",
         rayon::current_num_threads()
     );
-    println!("The control seals (or seals and opens) independent halves on the pool: the most any split");
-    println!("could gain at that moment. This machine's cores are shared, so both vary from run to run.");
+    println!("\"One call\" times a single call right after one-core work; \"stream\" times {STREAM} calls");
+    println!("back to back (the helpers are awake). The control seals (or seals and opens) independent");
+    println!("halves with a plain rayon split: what the pool gave at that moment.");
     println!(
-        "| key | bytes | op | one core c/B | all cores c/B | all cores GB/s | speedup | control speedup |"
+        "| key | bytes | op | one core c/B | all cores, one call c/B | speedup | all cores, stream c/B | stream GB/s | stream speedup | control speedup |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for key_bits in [128, 256] {
         for size in [1usize << 20, 4 << 20, 16 << 20] {
             let one128 = gcmsiv::Aes128GcmSiv::with_backend(&[1; 16], crate::backend())
@@ -26,31 +34,23 @@ pub fn print(ghz: f64, rounds: usize) {
             let one256 = gcmsiv::Aes256GcmSiv::with_backend(&[1; 32], crate::backend())
                 .unwrap()
                 .with_parallel_threshold(None);
+            let all128 = one128.clone().with_parallel_threshold(Some(0));
+            let all256 = one256.clone().with_parallel_threshold(Some(0));
             let seal = |all: bool, buf: &mut [u8]| -> [u8; 16] {
-                let t = if all { Some(0) } else { None };
-                match key_bits {
-                    128 => one128
-                        .clone()
-                        .with_parallel_threshold(t)
-                        .encrypt_in_place_detached(&[0; 12], b"", buf),
-                    _ => one256
-                        .clone()
-                        .with_parallel_threshold(t)
-                        .encrypt_in_place_detached(&[0; 12], b"", buf),
+                match (key_bits, all) {
+                    (128, false) => one128.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (128, true) => all128.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (_, false) => one256.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (_, true) => all256.encrypt_in_place_detached(&[0; 12], b"", buf),
                 }
                 .unwrap()
             };
             let open = |all: bool, buf: &mut [u8], tag: &[u8; 16]| {
-                let t = if all { Some(0) } else { None };
-                match key_bits {
-                    128 => one128
-                        .clone()
-                        .with_parallel_threshold(t)
-                        .decrypt_in_place_detached(&[0; 12], b"", buf, tag),
-                    _ => one256
-                        .clone()
-                        .with_parallel_threshold(t)
-                        .decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                match (key_bits, all) {
+                    (128, false) => one128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (128, true) => all128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (_, false) => one256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (_, true) => all256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
                 }
                 .unwrap()
             };
@@ -64,38 +64,60 @@ pub fn print(ghz: f64, rounds: usize) {
                     }
                 });
             };
-            let mut buf = vec![3u8; size];
+            let mut bufs = vec![vec![3u8; size]; STREAM];
             let r = rounds.min(21);
             for op in ["seal", "open"] {
-                let mut s = [Vec::new(), Vec::new(), Vec::new()];
+                // one core, all cores one call, all cores stream, control
+                let mut s = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
                 for round in 0..r {
-                    for k in 0..3 {
-                        let which = (k + round) % 3;
-                        if which == 2 {
-                            // The control's open includes a seal of each half;
-                            // count it as two operations' worth of bytes.
-                            let start = tsc();
-                            control(&mut buf, op == "seal");
-                            let ops = if op == "seal" { 1.0 } else { 2.0 };
-                            s[2].push((tsc() - start) as f64 / (ops * size as f64));
-                            continue;
+                    for k in 0..4 {
+                        let which = (k + round) % 4;
+                        match which {
+                            0 | 1 => {
+                                let all = which == 1;
+                                let tag = if op == "open" { seal(false, &mut bufs[0]) } else { [0; 16] };
+                                let start = tsc();
+                                if op == "seal" {
+                                    std::hint::black_box(seal(all, &mut bufs[0]));
+                                } else {
+                                    open(all, &mut bufs[0], &tag);
+                                }
+                                s[which].push((tsc() - start) as f64 / size as f64);
+                            }
+                            2 => {
+                                let mut tags = [[0; 16]; STREAM];
+                                if op == "open" {
+                                    for (t, b) in tags.iter_mut().zip(bufs.iter_mut()) {
+                                        *t = seal(false, b);
+                                    }
+                                }
+                                let start = tsc();
+                                for (t, b) in tags.iter().zip(bufs.iter_mut()) {
+                                    if op == "seal" {
+                                        std::hint::black_box(seal(true, b));
+                                    } else {
+                                        open(true, b, t);
+                                    }
+                                }
+                                s[2].push((tsc() - start) as f64 / (STREAM * size) as f64);
+                            }
+                            _ => {
+                                // The control's open includes a seal of each
+                                // half; count it as two operations' worth.
+                                let start = tsc();
+                                control(&mut bufs[0], op == "seal");
+                                let ops = if op == "seal" { 1.0 } else { 2.0 };
+                                s[3].push((tsc() - start) as f64 / (ops * size as f64));
+                            }
                         }
-                        let all = which == 1;
-                        let tag = if op == "open" { seal(false, &mut buf) } else { [0; 16] };
-                        let start = tsc();
-                        if op == "seal" {
-                            std::hint::black_box(seal(all, &mut buf));
-                        } else {
-                            open(all, &mut buf, &tag);
-                        }
-                        s[which].push((tsc() - start) as f64 / size as f64);
                     }
                 }
-                let [one, all, ctl] = s.map(median);
+                let [one, all, stream, ctl] = s.map(median);
                 println!(
-                    "| AES-{key_bits} | {size} | {op} | {one:.2} | {all:.2} | {:.2} | {:.2}x | {:.2}x |",
-                    ghz / all,
+                    "| AES-{key_bits} | {size} | {op} | {one:.2} | {all:.2} | {:.2}x | {stream:.2} | {:.2} | {:.2}x | {:.2}x |",
                     one / all,
+                    ghz / stream,
+                    one / stream,
                     one / ctl
                 );
             }

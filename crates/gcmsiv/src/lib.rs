@@ -35,8 +35,10 @@
 //!   messages under one key. Opening gives a result per message: one forgery
 //!   does not fail or leak the others.
 //! - **All cores for one message** (feature `parallel`, on by default with `std`):
-//!   messages from 512 KiB up are sealed and opened on rayon's thread pool, with
-//!   output identical to the one-core result. Tune or disable it per key with
+//!   messages from 4 MiB up are sealed and opened on rayon's thread pool, with
+//!   output identical to the one-core result. The calling thread starts at once
+//!   and pool threads join as they wake, so a call is never held up by a busy or
+//!   sleeping pool. Tune or disable it per key with
 //!   [`Aes128GcmSiv::with_parallel_threshold`]: `None` for latency-sensitive
 //!   servers that already use every core, a lower value for bulk jobs.
 //!
@@ -119,6 +121,9 @@ mod gcm;
 pub mod hazmat;
 #[cfg(feature = "parallel")]
 mod parallel;
+#[cfg(feature = "parallel")]
+#[allow(unsafe_code)] // A lifetime erasure for pool helpers; see its module docs.
+mod pieces;
 mod siv;
 mod verify;
 

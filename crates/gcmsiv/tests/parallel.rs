@@ -45,9 +45,51 @@ fn any_split_matches_one_core() {
 #[test]
 fn large_messages_use_the_default_threshold() {
     let c = Aes128GcmSiv::new(&[4; 16]);
-    let msg = pattern((1 << 20) + 13, 2);
+    let msg = pattern(Aes128GcmSiv::DEFAULT_PARALLEL_THRESHOLD + 13, 2);
     let sealed = c.encrypt(&[3; 12], b"a", &msg).unwrap();
     let sequential = c.clone().with_parallel_threshold(None).encrypt(&[3; 12], b"a", &msg).unwrap();
     assert_eq!(sealed, sequential);
     assert_eq!(c.decrypt(&[3; 12], b"a", &sealed).unwrap(), msg);
+}
+
+/// The caller never waits for a helper that has not started: with every
+/// thread of the global pool blocked, a call from outside the pool still
+/// finishes (alone), and the helpers that start late find nothing to do.
+/// (A plain rayon scope would wait here until the pool is free.)
+#[test]
+fn finishes_when_no_helper_can_start() {
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let threads = rayon::current_num_threads();
+    let (release, blocked) = mpsc::channel::<()>();
+    let blocked = std::sync::Arc::new(std::sync::Mutex::new(blocked));
+    let (started, wait_started) = mpsc::channel();
+    for _ in 0..threads {
+        let (started, blocked) = (started.clone(), blocked.clone());
+        rayon::spawn(move || {
+            started.send(()).unwrap();
+            let _ = blocked.lock().unwrap().recv();
+        });
+    }
+    for _ in 0..threads {
+        wait_started.recv().unwrap();
+    }
+    let msg = pattern(300_000, 4);
+    let m = msg.clone();
+    let (done, wait_done) = mpsc::channel();
+    std::thread::spawn(move || {
+        let all = Aes128GcmSiv::new(&[5; 16]).with_parallel_threshold(Some(0));
+        let sealed = all.encrypt(&[6; 12], b"x", &m).unwrap();
+        let opened = all.decrypt(&[6; 12], b"x", &sealed).unwrap();
+        done.send((sealed, opened)).unwrap();
+    });
+    let outcome = wait_done.recv_timeout(Duration::from_secs(60));
+    for _ in 0..threads {
+        release.send(()).unwrap();
+    }
+    let (sealed, opened) = outcome.expect("the call waited for a helper that could not start");
+    let expected =
+        Aes128GcmSiv::new(&[5; 16]).with_parallel_threshold(None).encrypt(&[6; 12], b"x", &msg).unwrap();
+    assert_eq!(sealed, expected);
+    assert_eq!(opened, msg);
 }

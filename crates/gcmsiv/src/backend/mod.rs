@@ -198,15 +198,14 @@ pub(crate) trait Polyval: Zeroize {
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     fn key(&self) -> Block;
 
-    /// S = dot(S, H^n) ^ `later`: appends a hash of n further blocks computed
-    /// separately from zero. POLYVAL is Horner's rule, so absorbing n zero
-    /// blocks multiplies S by H^n; this is how partial sums computed in
-    /// parallel are joined.
+    /// H^n in the dot-product sense (dot(S, H^n) is S followed by n zero
+    /// blocks), for n >= 1. POLYVAL is Horner's rule, so this is how partial
+    /// sums computed in parallel are joined. Square-and-multiply over the
+    /// bits of n, which is a length and public.
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    fn append(&mut self, later: &Block, n: u64) {
-        let h = self.key();
-        // H^n by square-and-multiply in the dot-product sense.
-        let mut power = h;
+    fn power(&self, n: u64) -> Block {
+        debug_assert!(n >= 1);
+        let mut power = self.key();
         let mut result: Option<Block> = None;
         let mut e = n;
         while e > 0 {
@@ -219,13 +218,8 @@ pub(crate) trait Polyval: Zeroize {
             power = self.dot(&power, &power);
             e >>= 1;
         }
-        let s = self.finalize();
-        let scaled = match result {
-            None => s,
-            Some(hn) => self.dot(&s, &hn),
-        };
-        let joined = (u128::from_le_bytes(scaled) ^ u128::from_le_bytes(*later)).to_le_bytes();
-        self.set_state(&joined);
+        power.zeroize();
+        result.unwrap_or_default()
     }
 
     /// Replaces the accumulator.
