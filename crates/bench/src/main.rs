@@ -155,24 +155,35 @@ fn main() {
 }
 
 /// One table: each size's median c/B per implementation, our GB/s, ratios,
-/// and the Internet Performance Index row.
-fn table(title: &str, impls: &mut [Box<dyn Impl>], op: Op, sizes: &[usize], rounds: usize, ghz: f64) {
+/// and the Internet Performance Index row. Open tables also time the
+/// harness's copy (timed with the others, not a peer) and print ours net of
+/// it: the figure to hold against the limit loops, which copy nothing.
+fn table(title: &str, impls: &mut Vec<Box<dyn Impl>>, op: Op, sizes: &[usize], rounds: usize, ghz: f64) {
     let names: Vec<&str> = impls.iter().map(|i| i.name()).collect();
+    let copy = op == Op::Open;
+    if copy {
+        impls.push(Box::new(peers::CopyOnly::default()));
+    }
     println!("\n## {title}");
     print!("| bytes |");
     for n in &names {
         print!(" {n} c/B |");
     }
-    println!(" ours GB/s |{}", names[1..].iter().map(|n| format!(" vs {n} |")).collect::<String>());
-    println!("|{}", "---|".repeat(names.len() * 2 + 1));
+    print!(" ours GB/s |{}", names[1..].iter().map(|n| format!(" vs {n} |")).collect::<String>());
+    println!("{}", if copy { " harness copy c/B | ours less copy c/B |" } else { "" });
+    println!("|{}", "---|".repeat(names.len() * 2 + 1 + 2 * usize::from(copy)));
+    let peers = names.len();
     let row = |label: String, cpb: &[f64]| {
         print!("| {label} |");
-        for c in cpb {
+        for c in &cpb[..peers] {
             print!(" {c:.2} |");
         }
         print!(" {:.2} |", ghz / cpb[0]);
-        for c in &cpb[1..] {
+        for c in &cpb[1..peers] {
             print!(" {:.2}x |", c / cpb[0]);
+        }
+        if copy {
+            print!(" {:.3} | {:.3} |", cpb[peers], cpb[0] - cpb[peers]);
         }
         println!();
     };
@@ -182,7 +193,7 @@ fn table(title: &str, impls: &mut [Box<dyn Impl>], op: Op, sizes: &[usize], roun
         row(size.to_string(), &cpb);
     }
     // IPI: byte-weighted mean of cycles per byte over the packet mix.
-    let mut ipi = vec![0.0; names.len()];
+    let mut ipi = vec![0.0; impls.len()];
     for &(size, weight) in IPI_MIX {
         let cpb = measure(impls, op, size, rounds);
         for (acc, c) in ipi.iter_mut().zip(cpb) {

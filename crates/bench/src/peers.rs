@@ -235,3 +235,24 @@ pub fn gcm_siv(key_bits: usize) -> Vec<Box<dyn Impl>> {
         Box::new(RustCrypto { key: rc, bufs: Buffers::default() }),
     ]
 }
+
+/// The open harness's copy alone (ciphertext || tag into the buffer, the
+/// same sizes): timed beside the opens so that each open can be read net of
+/// it, which is how an open compares with the limit loops.
+#[derive(Default)]
+pub struct CopyOnly {
+    bufs: Buffers,
+}
+
+impl Impl for CopyOnly {
+    fn name(&self) -> &'static str {
+        "harness copy"
+    }
+    fn prepare(&mut self, _op: Op, size: usize) {
+        self.bufs.prepare(size, |_| [0; 16]);
+    }
+    fn run(&mut self, _op: Op) {
+        self.bufs.opening.copy_from_slice(&self.bufs.sealed);
+        std::hint::black_box(&mut self.bufs.opening);
+    }
+}

@@ -21,12 +21,20 @@ pub(crate) struct Polyval {
     features: Features,
 }
 
-/// H^1..H^8 in the dot-product sense (H^(k+1) = dot(H^k, H)), and for each
-/// the XOR of its halves in the low lane, for Karatsuba.
+/// H^8..H^1 in the dot-product sense (H^(k+1) = dot(H^k, H)), highest
+/// first, and for each the XOR of its halves in the low lane, for Karatsuba.
+///
+/// Highest first and 32-byte aligned so that the 256-bit passes read the
+/// table as it is (`vaes.rs`): its 32-byte pair j, (H^(8-2j), H^(7-2j)), is
+/// what block pair j of a chunk multiplies by. (A second table in that order,
+/// built per pass and wiped after, cost an open or seal of a few KiB about
+/// 40 stores.)
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[repr(C, align(32))]
 pub(crate) struct Powers {
-    /// `h[k]` = H^(k+1).
+    /// `h[k]` = H^(8-k).
     pub(super) h: [__m128i; WIDTH],
+    /// `h_xor[k]`: the halves of `h[k]` XORed.
     pub(super) h_xor: [__m128i; WIDTH],
 }
 
@@ -39,7 +47,7 @@ impl Powers {
         let h2 = square(h1);
         let (h3, h4) = (dot(h2, h1), square(h2));
         let (h5, h6, h7, h8) = (dot(h3, h2), square(h3), dot(h4, h3), square(h4));
-        let h = [h1, h2, h3, h4, h5, h6, h7, h8];
+        let h = [h8, h7, h6, h5, h4, h3, h2, h1];
         Powers { h, h_xor: h.map(|x| fold_halves(x)) }
     }
 }
@@ -53,15 +61,16 @@ impl Powers {
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn powers_up_to(h1: __m128i, n: usize) -> ([__m128i; WIDTH], [__m128i; WIDTH]) {
     debug_assert!((1..=WIDTH).contains(&n));
+    // Highest first, as in [`Powers`]: H^k at index WIDTH - k.
     let mut h = [_mm_setzero_si128(); WIDTH];
-    h[0] = h1;
+    h[WIDTH - 1] = h1;
     for k in 2..=n {
         // H^k = H^ceil(k/2) * H^floor(k/2): three levels for k <= 8.
-        let (a, b) = (h[k.div_ceil(2) - 1], h[k / 2 - 1]);
-        h[k - 1] = if k % 2 == 0 { square(a) } else { dot(a, b) };
+        let (a, b) = (h[WIDTH - k.div_ceil(2)], h[WIDTH - k / 2]);
+        h[WIDTH - k] = if k % 2 == 0 { square(a) } else { dot(a, b) };
     }
     let mut h_xor = [_mm_setzero_si128(); WIDTH];
-    for (x, p) in h_xor.iter_mut().zip(&h[..n]) {
+    for (x, p) in h_xor[WIDTH - n..].iter_mut().zip(&h[WIDTH - n..]) {
         *x = fold_halves(*p);
     }
     (h, h_xor)
@@ -272,7 +281,7 @@ pub(super) fn aggregate(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
     aggregate_from::<true>(s, x, &powers.h, &powers.h_xor)
 }
 
-/// [`aggregate`] with the powers (`h[k]` = H^(k+1)) and their folded halves
+/// [`aggregate`] with the powers (`h[k]` = H^(8-k)) and their folded halves
 /// given as arrays held in registers (the short kernels'), used as values.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -299,7 +308,8 @@ fn aggregate_from<const FROM_MEMORY: bool>(
     let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
     for (k, &xk) in x.iter().enumerate() {
         let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
-        let (h, h_xor) = (&h[n - 1 - k], &h_xor[n - 1 - k]);
+        // Block k of n takes H^(n-k), at index WIDTH - (n - k).
+        let (h, h_xor) = (&h[WIDTH - n + k], &h_xor[WIDTH - n + k]);
         let (l, u, m) = if FROM_MEMORY {
             (clmul_at::<0x00>(a, h), clmul_at::<0x11>(a, h), clmul_at::<0x00>(fold_halves(a), h_xor))
         } else {

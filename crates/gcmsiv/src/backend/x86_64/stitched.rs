@@ -135,7 +135,7 @@ impl<const NR: usize> Schedule<NR> {
                 if j == 0 {
                     x = _mm_xor_si128(x, s);
                 }
-                let (h, hx) = (&powers.h[WIDTH - 1 - j], &powers.h_xor[WIDTH - 1 - j]);
+                let (h, hx) = (&powers.h[j], &powers.h_xor[j]);
                 // The powers as memory operands. Loaded as values, the
                 // compiler hoists all sixteen out of the loop and, short of
                 // registers, copies them to the stack on every call, where

@@ -10,9 +10,9 @@
 //! instruction, POLYVAL 0.17 against 0.29.
 //!
 //! As in the rest of the backend, round keys and powers of H are read from
-//! memory that is wiped (the schedule, and a [`PairTable`] per pass) by the
-//! instructions that use them, so no copy is left on the stack
-//! (`tests/residue.rs`). Written with intrinsics and register-resident keys
+//! memory that is wiped (the schedule, and the [`Powers`] table read as
+//! [`Pairs`]) by the instructions that use them, so no copy is left on the
+//! stack (`tests/residue.rs`). Written with intrinsics and register-resident keys
 //! the stitched pass measured 30% slower here, and left copies.
 //!
 //! Every function here carries `#[target_feature(enable = "aes,pclmulqdq,
@@ -24,7 +24,6 @@ use super::clmul::{Powers, reduce};
 use super::stitched::Stitch;
 use crate::backend::Block;
 use core::arch::x86_64::*;
-use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Blocks per chunk: four registers of two blocks.
 const CHUNK_BLOCKS: usize = 8;
@@ -133,9 +132,9 @@ impl<const NR: usize> Schedule<NR> {
 /// dot(X_8, H), as [`super::clmul::aggregate`], with two Karatsuba products
 /// per instruction and one reduction. Returns S and the bytes absorbed.
 ///
-/// The powers go into a [`PairTable`] first, in the lane order of the block
-/// pairs as they lie in memory (swapping each pair's lanes instead cost 5% in
-/// the stitched pass).
+/// The powers are read as [`pairs`] of the table, in the lane order of the
+/// block pairs as they lie in memory (swapping each pair's lanes instead cost
+/// 5% in the stitched pass).
 ///
 /// # Safety
 /// The CPU must support the enabled features (AVX2 and VPCLMULQDQ besides
@@ -146,18 +145,11 @@ pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
     powers: &Powers,
     blocks: &[u8],
 ) -> (__m128i, usize) {
-    if blocks.len() < 16 * CHUNK_BLOCKS {
-        return (s, 0);
-    }
-    let mut table = PairTable([_mm256_setzero_si256(); 8]);
-    table.fill(powers);
     // SAFETY: same features.
-    let out = unsafe { polyval_chunks_with::<REVERSED>(s, &table, blocks) };
-    table.zeroize();
-    out
+    unsafe { polyval_chunks_with::<REVERSED>(s, pairs(powers), blocks) }
 }
 
-/// [`polyval_chunks_wide`] with the table built.
+/// [`polyval_chunks_wide`] on the table's [`pairs`].
 ///
 /// # Safety
 /// As there.
@@ -165,7 +157,7 @@ pub(super) unsafe fn polyval_chunks_wide<const REVERSED: bool>(
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 unsafe fn polyval_chunks_with<const REVERSED: bool>(
     mut s: __m128i,
-    table: &PairTable,
+    table: &Pairs,
     blocks: &[u8],
 ) -> (__m128i, usize) {
     let chunks = blocks.len() / (16 * CHUNK_BLOCKS);
@@ -185,32 +177,23 @@ unsafe fn polyval_chunks_with<const REVERSED: bool>(
     (s, chunks * 16 * CHUNK_BLOCKS)
 }
 
-/// The powers of H as the 256-bit products want them: entry j holds
+/// The powers of H as the 256-bit products read them: entry j holds
 /// (H^(8-2j), H^(7-2j)) and entry 4 + j their folded halves, for block pair j
-/// as it lies in memory. Built once per pass, wiped when dropped.
-#[derive(Zeroize, ZeroizeOnDrop)]
-struct PairTable([__m256i; 8]);
+/// as it lies in memory.
+type Pairs = [__m256i; 8];
 
-impl PairTable {
-    /// The table for `powers`, written in place: built as a value and moved
-    /// into place, it left a copy on the stack that nothing wiped.
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    fn fill(&mut self, powers: &Powers) {
-        for j in 0..4 {
-            let (a, b) = (CHUNK_BLOCKS - 1 - 2 * j, CHUNK_BLOCKS - 2 - 2 * j);
-            // SAFETY: entries j and 4 + j are 32 writable, aligned bytes each,
-            // written as two 16-byte halves.
-            unsafe {
-                let p = (&mut self.0[j] as *mut __m256i).cast::<__m128i>();
-                _mm_store_si128(p, powers.h[a]);
-                _mm_store_si128(p.add(1), powers.h[b]);
-                let q = (&mut self.0[4 + j] as *mut __m256i).cast::<__m128i>();
-                _mm_store_si128(q, powers.h_xor[a]);
-                _mm_store_si128(q.add(1), powers.h_xor[b]);
-            }
-        }
-    }
+// `pairs` relies on this layout: two arrays of eight blocks, no padding,
+// 32-byte aligned.
+const _: () = assert!(size_of::<Powers>() == size_of::<Pairs>() && align_of::<Powers>() == 32);
+
+/// The table of powers, highest first, seen as [`Pairs`]: the same bytes,
+/// nothing copied (so nothing more to wipe).
+#[inline]
+fn pairs(powers: &Powers) -> &Pairs {
+    // SAFETY: `Powers` is `repr(C, align(32))` with two `[__m128i; 8]` fields
+    // and no padding (asserted above): 256 initialized bytes, aligned for
+    // `__m256i`, borrowed for as long as `powers`.
+    unsafe { &*(powers as *const Powers).cast::<Pairs>() }
 }
 
 /// Block pair `j` (X_2j+1, X_2j+2, as loaded) of a chunk multiplied by
@@ -222,16 +205,16 @@ fn pair_product_table(
     x: __m256i,
     j: usize,
     s: __m128i,
-    table: &PairTable,
+    table: &Pairs,
     lo: &mut __m256i,
     hi: &mut __m256i,
     mid: &mut __m256i,
 ) {
     let a = if j == 0 { _mm256_xor_si256(x, _mm256_zextsi128_si256(s)) } else { x };
-    *lo = _mm256_xor_si256(*lo, clmul256_at::<0x00>(a, &table.0[j]));
-    *hi = _mm256_xor_si256(*hi, clmul256_at::<0x11>(a, &table.0[j]));
+    *lo = _mm256_xor_si256(*lo, clmul256_at::<0x00>(a, &table[j]));
+    *hi = _mm256_xor_si256(*hi, clmul256_at::<0x11>(a, &table[j]));
     let folded = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-    *mid = _mm256_xor_si256(*mid, clmul256_at::<0x00>(folded, &table.0[4 + j]));
+    *mid = _mm256_xor_si256(*mid, clmul256_at::<0x00>(folded, &table[4 + j]));
 }
 
 /// `vpclmulqdq` of `a` with the 32 bytes at `b`, read by the instruction.
@@ -353,14 +336,13 @@ impl<const NR: usize> Schedule<NR> {
             _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
         let p = data.as_mut_ptr();
         let mut s = *state;
-        let mut table = PairTable([_mm256_setzero_si256(); 8]);
-        table.fill(powers);
+        let table = pairs(powers);
         // The first chunk of a pass that hashes its output has nothing to
         // hash beside it.
         let mut first = 0;
         if hash_output {
             // SAFETY: chunk 0 lies inside `data` (chunks > 0).
-            unsafe { self.stitched_chunk_wide::<BE, false>(base, 0, p, p, s, &table, reversed) };
+            unsafe { self.stitched_chunk_wide::<BE, false>(base, 0, p, p, s, table, reversed) };
             first = 1;
         }
         for c in first..chunks {
@@ -369,7 +351,7 @@ impl<const NR: usize> Schedule<NR> {
             unsafe {
                 let chunk = p.add(16 * CHUNK_BLOCKS * c);
                 let src = if hash_output { chunk.sub(16 * CHUNK_BLOCKS) } else { chunk };
-                s = self.stitched_chunk_wide::<BE, true>(base, c, chunk, src, s, &table, reversed);
+                s = self.stitched_chunk_wide::<BE, true>(base, c, chunk, src, s, table, reversed);
             }
         }
         if hash_output {
@@ -378,13 +360,12 @@ impl<const NR: usize> Schedule<NR> {
             // SAFETY: same features.
             s = unsafe {
                 if reversed {
-                    polyval_chunks_with::<true>(s, &table, last).0
+                    polyval_chunks_with::<true>(s, table, last).0
                 } else {
-                    polyval_chunks_with::<false>(s, &table, last).0
+                    polyval_chunks_with::<false>(s, table, last).0
                 }
             };
         }
-        table.zeroize();
         *state = s;
         chunks * 16 * CHUNK_BLOCKS
     }
@@ -406,7 +387,7 @@ impl<const NR: usize> Schedule<NR> {
         chunk: *mut u8,
         src: *const u8,
         s: __m128i,
-        table: &PairTable,
+        table: &Pairs,
         reversed: bool,
     ) -> __m128i {
         let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
