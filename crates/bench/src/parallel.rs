@@ -1,8 +1,10 @@
 //! One large message on one core and on all cores (GB/s and speedup).
 //!
-//! Two ways of calling: one call at a time, right after one-core work (the
-//! pool's other threads have gone idle, so a helper must be woken), and a
-//! stream of calls back to back (a bulk job: the helpers are awake).
+//! Three ways of calling: one call at a time, right after one-core work (a
+//! helper that lingers after a call is still awake if that work took less
+//! than its linger time); one call after 10 ms of idle (every helper asleep:
+//! the first call of a burst); and a stream of calls back to back (a bulk
+//! job).
 
 use crate::tsc;
 
@@ -19,13 +21,13 @@ pub fn print(ghz: f64, rounds: usize) {
         "\n## One large message on all cores ({} threads): c/B, GB/s, speedup",
         rayon::current_num_threads()
     );
-    println!("\"One call\" times a single call right after one-core work; \"stream\" times {STREAM} calls");
-    println!("back to back (the helpers are awake). The control seals (or seals and opens) independent");
-    println!("halves with a plain rayon split: what the pool gave at that moment.");
+    println!("\"One call\" times a single call right after one-core work; \"cold\" one after 10 ms of idle;");
+    println!("\"stream\" times {STREAM} calls back to back. The control seals (or seals and opens)");
+    println!("independent halves with a plain rayon split: what the pool gave at that moment.");
     println!(
-        "| key | bytes | op | one core c/B | all cores, one call c/B | speedup | all cores, stream c/B | stream GB/s | stream speedup | control speedup |"
+        "| key | bytes | op | one core c/B | all cores, one call c/B | speedup | cold call speedup | all cores, stream c/B | stream GB/s | stream speedup | control speedup |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for key_bits in [128, 256] {
         for size in [1usize << 20, 4 << 20, 16 << 20] {
             let one128 = gcmsiv::Aes128GcmSiv::with_backend(&[1; 16], crate::backend())
@@ -67,15 +69,19 @@ pub fn print(ghz: f64, rounds: usize) {
             let mut bufs = vec![vec![3u8; size]; STREAM];
             let r = rounds.min(21);
             for op in ["seal", "open"] {
-                // one core, all cores one call, all cores stream, control
-                let mut s = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+                // one core, all cores one call, all cores stream, control,
+                // all cores after idle
+                let mut s = [Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()];
                 for round in 0..r {
-                    for k in 0..4 {
-                        let which = (k + round) % 4;
+                    for k in 0..5 {
+                        let which = (k + round) % 5;
                         match which {
-                            0 | 1 => {
-                                let all = which == 1;
+                            0 | 1 | 4 => {
+                                let all = which != 0;
                                 let tag = if op == "open" { seal(false, &mut bufs[0]) } else { [0; 16] };
+                                if which == 4 {
+                                    std::thread::sleep(std::time::Duration::from_millis(10));
+                                }
                                 let start = tsc();
                                 if op == "seal" {
                                     std::hint::black_box(seal(all, &mut bufs[0]));
@@ -101,7 +107,7 @@ pub fn print(ghz: f64, rounds: usize) {
                                 }
                                 s[2].push((tsc() - start) as f64 / (STREAM * size) as f64);
                             }
-                            _ => {
+                            3 => {
                                 // The control's open includes a seal of each
                                 // half; count it as two operations' worth.
                                 let start = tsc();
@@ -109,13 +115,15 @@ pub fn print(ghz: f64, rounds: usize) {
                                 let ops = if op == "seal" { 1.0 } else { 2.0 };
                                 s[3].push((tsc() - start) as f64 / (ops * size as f64));
                             }
+                            _ => unreachable!(),
                         }
                     }
                 }
-                let [one, all, stream, ctl] = s.map(median);
+                let [one, all, stream, ctl, cold] = s.map(median);
                 println!(
-                    "| AES-{key_bits} | {size} | {op} | {one:.2} | {all:.2} | {:.2}x | {stream:.2} | {:.2} | {:.2}x | {:.2}x |",
+                    "| AES-{key_bits} | {size} | {op} | {one:.2} | {all:.2} | {:.2}x | {:.2}x | {stream:.2} | {:.2} | {:.2}x | {:.2}x |",
                     one / all,
+                    one / cold,
                     ghz / stream,
                     one / stream,
                     one / ctl

@@ -9,8 +9,45 @@
 //! helper runs the caller's closure, which borrows the caller's stack, from a
 //! `'static` pool job: the one `unsafe` outside the SIMD backend, a lifetime
 //! erasure whose protocol is in [`for_each`].
+//!
+//! Waking a thread that has gone to sleep costs about 20 microseconds on the
+//! virtual machines measured, and milliseconds after a longer idle: as long
+//! as a 1 MiB message takes one core. So the threads on both ends wait for
+//! each other by spinning for a short while before they sleep. The caller
+//! spins for its helpers to finish their last piece ([`SPIN`]), and a helper
+//! that is done lingers ([`LINGER`]), spinning and running any other pool
+//! job that comes, for the next call to join at once. A stream of large
+//! calls (a file, a bulk job) then finds its helpers awake; the cost is at
+//! most [`LINGER`] of one otherwise idle core's time after the last call.
 
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long a helper that has finished stays awake for the next call: long
+/// enough for a caller that does a few hundred microseconds of other work
+/// (reads the next megabytes of a file, say) between calls.
+const LINGER: Duration = Duration::from_millis(1);
+
+/// How long the caller spins for helpers in the middle of a piece before it
+/// sleeps (a piece is at most 64 KiB: about 20 microseconds).
+const SPIN: Duration = Duration::from_micros(100);
+
+/// The call taking helpers now, for lingering helpers to join.
+static POSTED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
+
+/// Counts posts to [`POSTED`]: a lingering helper watches it without a lock.
+static POSTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Helpers lingering now: a call spawns only as many as that leaves missing.
+static LINGERING: AtomicUsize = AtomicUsize::new(0);
+
+std::thread_local! {
+    /// Set while this thread lingers: a pool job run meanwhile that helps
+    /// another call does not linger in turn.
+    static IN_LINGER: Cell<bool> = const { Cell::new(false) };
+}
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -77,23 +114,78 @@ where
     let shared =
         Arc::new(Shared { state: Mutex::new(State { work: Some(work), inside: 0 }), left: Condvar::new() });
     let closing = Closing(&shared);
-    for _ in 0..helpers {
+    *lock(&POSTED) = Some(Arc::clone(&shared));
+    let post = POSTS.fetch_add(1, Ordering::Release) + 1;
+    // Helpers lingering (and not running another pool job, this call
+    // included) join by themselves: spawn only the rest.
+    for _ in LINGERING.load(Ordering::Relaxed).min(helpers)..helpers {
         let shared = Arc::clone(&shared);
         rayon::spawn(move || {
-            let work = {
-                let mut state = lock(&shared.state);
-                let Some(work) = state.work else { return };
-                state.inside += 1;
-                work
-            };
-            let _leaving = Leaving(&shared);
-            // SAFETY: taken while the caller still took helpers, and counted
-            // in `inside`, so the closure outlives this call.
-            unsafe { (*work.0)() }
+            help(&shared);
+            drop(shared);
+            linger(post);
         });
     }
     front();
     drop(closing);
+}
+
+/// A helper's turn at a call: enters only while the caller takes helpers.
+fn help(shared: &Shared) {
+    let work = {
+        let mut state = lock(&shared.state);
+        let Some(work) = state.work else { return };
+        state.inside += 1;
+        work
+    };
+    let _leaving = Leaving(shared);
+    // SAFETY: taken while the caller still took helpers, and counted in
+    // `inside`, so the closure outlives this call.
+    unsafe { (*work.0)() }
+}
+
+/// Stays awake for [`LINGER`] after the last call joined, for the next to
+/// join at once; runs other pool jobs meanwhile. `seen` is the last post
+/// this helper knows of.
+fn linger(mut seen: usize) {
+    if IN_LINGER.with(Cell::get) {
+        return;
+    }
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            LINGERING.fetch_sub(1, Ordering::Relaxed);
+            IN_LINGER.with(|f| f.set(false));
+        }
+    }
+    IN_LINGER.with(|f| f.set(true));
+    LINGERING.fetch_add(1, Ordering::Relaxed);
+    let _leave = Leave;
+    let mut until = Instant::now() + LINGER;
+    loop {
+        let post = POSTS.load(Ordering::Acquire);
+        if post != seen {
+            seen = post;
+            let posted = lock(&POSTED).clone();
+            if let Some(shared) = posted {
+                help(&shared);
+            }
+            until = Instant::now() + LINGER;
+        } else if Instant::now() >= until {
+            return;
+        } else {
+            // Not counted while it may run another pool job, however long:
+            // calls meanwhile spawn their own helpers.
+            LINGERING.fetch_sub(1, Ordering::Relaxed);
+            let ran = rayon::yield_now() == Some(rayon::Yield::Executed);
+            LINGERING.fetch_add(1, Ordering::Relaxed);
+            if !ran {
+                for _ in 0..64 {
+                    core::hint::spin_loop();
+                }
+            }
+        }
+    }
 }
 
 /// The caller's end of [`for_each`]: no helper may start after it, and it
@@ -102,8 +194,24 @@ struct Closing<'a>(&'a Shared);
 
 impl Drop for Closing<'_> {
     fn drop(&mut self) {
+        {
+            let mut posted = lock(&POSTED);
+            if posted.as_ref().is_some_and(|p| core::ptr::eq(Arc::as_ptr(p), self.0)) {
+                *posted = None;
+            }
+        }
         let mut state = lock(&self.0.state);
         state.work = None;
+        // Spin first: a helper inside is in its last piece, and sleeping
+        // costs a wake-up that can take longer than that piece.
+        let until = Instant::now() + SPIN;
+        while state.inside > 0 && Instant::now() < until {
+            drop(state);
+            for _ in 0..64 {
+                core::hint::spin_loop();
+            }
+            state = lock(&self.0.state);
+        }
         while state.inside > 0 {
             state = self.0.left.wait(state).unwrap_or_else(PoisonError::into_inner);
         }

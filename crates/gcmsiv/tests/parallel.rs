@@ -93,3 +93,31 @@ fn finishes_when_no_helper_can_start() {
     assert_eq!(sealed, expected);
     assert_eq!(opened, msg);
 }
+
+/// Helpers that linger after a call join the next one, whichever thread
+/// makes it: several threads outside the pool and jobs inside it call at
+/// once and one after another, with pauses shorter and longer than the
+/// linger time, and every result is the one-core result.
+#[test]
+fn concurrent_callers_share_lingering_helpers() {
+    use rayon::prelude::*;
+    let one = Aes128GcmSiv::new(&[6; 16]).with_parallel_threshold(None);
+    let all = one.clone().with_parallel_threshold(Some(0));
+    let check = |caller: usize, i: usize| {
+        let len = 1000 + 7919 * ((caller * 31 + i) % 40);
+        let msg = pattern(len, (caller + i) as u8);
+        let nonce = [(caller * 16 + i) as u8; 12];
+        let expected = one.encrypt(&nonce, b"aad", &msg).unwrap();
+        assert_eq!(all.encrypt(&nonce, b"aad", &msg).unwrap(), expected, "caller {caller}, call {i}");
+        assert_eq!(all.decrypt(&nonce, b"aad", &expected).unwrap(), msg, "caller {caller}, call {i}");
+        if i % 5 == 4 {
+            std::thread::sleep(std::time::Duration::from_micros(300 * (i as u64 % 7)));
+        }
+    };
+    std::thread::scope(|s| {
+        for caller in 0..3 {
+            s.spawn(move || (0..30).for_each(|i| check(caller, i)));
+        }
+        s.spawn(|| (0..60).into_par_iter().for_each(|i| check(3 + i % 2, i)));
+    });
+}
