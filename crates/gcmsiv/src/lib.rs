@@ -38,7 +38,8 @@
 //!   messages from 4 MiB up are sealed and opened on rayon's thread pool, with
 //!   output identical to the one-core result. The calling thread starts at once
 //!   and pool threads join as they wake, so a call is never held up by a busy or
-//!   sleeping pool. Tune or disable it per key with
+//!   sleeping pool; a helper stays awake for 1 ms after a call, so calls in a
+//!   stream find it ready. Tune or disable it per key with
 //!   [`Aes128GcmSiv::with_parallel_threshold`]: `None` for latency-sensitive
 //!   servers that already use every core, a lower value for bulk jobs.
 //!

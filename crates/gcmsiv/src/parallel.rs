@@ -13,7 +13,8 @@
 //! on a 2-vCPU virtual machine: about 20 us after a short idle, about 2 ms
 //! after 10 ms idle, when the woken thread queues behind the caller). So a call
 //! is never much slower than one core, and as fast as all cores when they are
-//! at hand.
+//! at hand; helpers stay awake for a while after a call so that the next one
+//! finds them at hand.
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval, counter_add_le32};
