@@ -21,9 +21,11 @@
 
 use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce};
+use super::partial::load_partial;
 use super::stitched::Stitch;
 use crate::backend::Block;
 use core::arch::x86_64::*;
+use zeroize::Zeroize;
 
 /// Blocks per chunk: four registers of two blocks.
 const CHUNK_BLOCKS: usize = 8;
@@ -246,6 +248,86 @@ fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
     let (l, u) = (lanes(lo), lanes(hi));
     let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
     reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))))
+}
+
+/// POLYVAL(H_l, AAD_l, message_l, length block) for a batch group's eight
+/// lanes, all with the same AAD and message lengths, two lanes per
+/// instruction: register `i` carries lanes `i` and `i + 4` (the halves of
+/// a group's two quads), so each Horner step of Karatsuba's three products
+/// and the two-step reduction costs five `vpclmulqdq` for two lanes, where
+/// one block per instruction takes five for one (on Zen 4 both widths
+/// issue at the same rate). Each lane's H and folded H sit in a table read
+/// by the multiplications as memory operands and wiped at the end, so no
+/// copy reaches the stack.
+///
+/// # Safety
+/// The CPU must support the enabled features; every lane's AAD and message
+/// have the lengths of lane 0's.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+pub(super) unsafe fn polyval_pairs(
+    h: &[__m128i; 8],
+    aads: &[&[u8]; 8],
+    msgs: &[&mut [u8]; 8],
+) -> [__m128i; 8] {
+    let (a, m) = (aads[0].len(), msgs[0].len());
+    debug_assert!(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m));
+    // keys[i]: (H_i, H_i+4); keys[4 + i]: their halves folded (Karatsuba).
+    let mut keys = [_mm256_setzero_si256(); 8];
+    for i in 0..4 {
+        let k = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(h[i]), h[i + 4]);
+        keys[i] = k;
+        keys[4 + i] = _mm256_xor_si256(k, _mm256_shuffle_epi32::<0x4e>(k));
+    }
+    let poly = _mm256_set1_epi64x(0xc200_0000_0000_0000u64 as i64);
+    let step = |s: &mut __m256i, x: __m256i, key: &__m256i, folded: &__m256i| {
+        let a = _mm256_xor_si256(*s, x);
+        let lo = clmul256_at::<0x00>(a, key);
+        let hi = clmul256_at::<0x11>(a, key);
+        let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+        let mid = _mm256_xor_si256(clmul256_at::<0x00>(f, folded), _mm256_xor_si256(lo, hi));
+        // As `reduce` (clmul.rs), in each lane.
+        let mut lo = _mm256_xor_si256(lo, _mm256_slli_si256::<8>(mid));
+        let hi = _mm256_xor_si256(hi, _mm256_srli_si256::<8>(mid));
+        for _ in 0..2 {
+            let t = _mm256_clmulepi64_epi128::<0x00>(lo, poly);
+            lo = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(lo), t);
+        }
+        *s = _mm256_xor_si256(hi, lo);
+    };
+    let lengths = _mm256_broadcastsi128_si256(super::short::lengths(a, m));
+    let mut s = [_mm256_setzero_si256(); 4];
+    // Raw pointers, as in `group.rs`: an array of slices costs copies and
+    // bounds checks in the unrolled loop.
+    let aad: [*const u8; 8] = core::array::from_fn(|l| aads[l].as_ptr());
+    let msg: [*const u8; 8] = core::array::from_fn(|l| msgs[l].as_ptr());
+    for (len, input) in [(a, aad), (m, msg)] {
+        let mut i = 0;
+        while i + 16 <= len {
+            for (p, s) in s.iter_mut().enumerate() {
+                // SAFETY: 16 readable bytes at i in lanes p and p + 4 (every
+                // lane has `len` bytes).
+                let x = unsafe { _mm256_loadu2_m128i(input[p + 4].add(i).cast(), input[p].add(i).cast()) };
+                step(s, x, &keys[p], &keys[4 + p]);
+            }
+            i += 16;
+        }
+        if i < len {
+            for (p, s) in s.iter_mut().enumerate() {
+                // SAFETY: the lanes' last `len - i` bytes, inside them.
+                let rest = |l: usize| unsafe { core::slice::from_raw_parts(input[l].add(i), len - i) };
+                let x = _mm256_set_m128i(load_partial(rest(p + 4)), load_partial(rest(p)));
+                step(s, x, &keys[p], &keys[4 + p]);
+            }
+        }
+    }
+    for (p, s) in s.iter_mut().enumerate() {
+        step(s, lengths, &keys[p], &keys[4 + p]);
+    }
+    keys.zeroize();
+    core::array::from_fn(|l| {
+        if l < 4 { _mm256_castsi256_si128(s[l]) } else { _mm256_extracti128_si256::<1>(s[l - 4]) }
+    })
 }
 
 impl<const NR: usize> Schedule<NR> {
