@@ -239,6 +239,26 @@ fn clmul256_at<const IMM: u8>(a: __m256i, b: &__m256i) -> __m256i {
     out
 }
 
+/// `vpclmulqdq` of two registers (the intrinsic is newer than this crate's
+/// minimum Rust version).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn clmul256<const IMM: u8>(a: __m256i, b: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: registers only; the caller enables VPCLMULQDQ.
+    unsafe {
+        core::arch::asm!(
+            "vpclmulqdq {out}, {a}, {b}, {imm}",
+            out = lateout(ymm_reg) out,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            imm = const IMM,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
 /// The two lanes of the unreduced sums added together, Karatsuba's middle
 /// term folded in, and the one reduction: the chunk's new state.
 #[inline]
@@ -290,7 +310,7 @@ pub(super) unsafe fn polyval_pairs(
         let mut lo = _mm256_xor_si256(lo, _mm256_slli_si256::<8>(mid));
         let hi = _mm256_xor_si256(hi, _mm256_srli_si256::<8>(mid));
         for _ in 0..2 {
-            let t = _mm256_clmulepi64_epi128::<0x00>(lo, poly);
+            let t = clmul256::<0x00>(lo, poly);
             lo = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(lo), t);
         }
         *s = _mm256_xor_si256(hi, lo);
