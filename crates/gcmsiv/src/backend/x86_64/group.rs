@@ -156,7 +156,7 @@ fn encrypt_lanes<const NR: usize, const L: usize>(x: &mut [__m128i; L], rk: &Sch
 /// of each input, in order (and back again: it is its own inverse).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn transpose(x: [__m128i; 4]) -> [__m128i; 4] {
+pub(super) fn transpose(x: [__m128i; 4]) -> [__m128i; 4] {
     let t0 = _mm_unpacklo_epi32(x[0], x[1]);
     let t1 = _mm_unpacklo_epi32(x[2], x[3]);
     let t2 = _mm_unpackhi_epi32(x[0], x[1]);
@@ -175,7 +175,7 @@ fn transpose(x: [__m128i; 4]) -> [__m128i; 4] {
 /// in every column `c` at once, XORed with its round key (Rcon or zero).
 /// Byte `r + 4c` (row `r`, column `c`) takes byte `(r + 1) % 4` (or `r`) of
 /// word `(c - r) mod 4`.
-const fn sub_word_mask(rotate: bool) -> [u8; 16] {
+pub(super) const fn sub_word_mask(rotate: bool) -> [u8; 16] {
     let mut m = [0u8; 16];
     let mut i = 0;
     while i < 16 {
@@ -266,7 +266,7 @@ fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut
 /// XORs `keystream` into block `j` of `data`, if it has one (the last may be partial).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn xor_block(data: &mut [u8], j: usize, keystream: __m128i) {
+pub(super) fn xor_block(data: &mut [u8], j: usize, keystream: __m128i) {
     let Some(rest) = data.get_mut(16 * j..) else { return };
     if rest.len() >= 16 {
         let p = rest.as_mut_ptr().cast::<__m128i>();
@@ -278,32 +278,22 @@ fn xor_block(data: &mut [u8], j: usize, keystream: __m128i) {
 }
 
 /// CTR over each lane's data from `ctr0[l]` (the tag with its top bit set)
-/// under its schedule, one block of every lane at a time. Block 0's keystream
-/// may come ready-made in `first`.
+/// under its schedule, one block of every lane at a time.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn ctr_lanes<const NR: usize, const L: usize>(
     rk: &Schedules<L>,
     ctr0: &[__m128i; L],
     data: &mut [&mut [u8]; L],
-    first: Option<&[__m128i; L]>,
 ) {
     let blocks = data.iter().map(|d| d.len().div_ceil(16)).max().unwrap_or(0);
-    let mut j = 0;
-    if let Some(ks) = first {
-        for (d, k) in data.iter_mut().zip(ks) {
-            xor_block(d, 0, *k);
-        }
-        j = 1;
-    }
-    while j < blocks {
+    for j in 0..blocks {
         let step = _mm_setr_epi32(j as i32, 0, 0, 0);
         let mut ks: [__m128i; L] = core::array::from_fn(|l| _mm_add_epi32(ctr0[l], step));
         encrypt_lanes::<NR, L>(&mut ks, rk);
         for (d, k) in data.iter_mut().zip(&ks) {
             xor_block(d, j, *k);
         }
-        j += 1;
     }
 }
 
@@ -312,6 +302,60 @@ fn ctr_lanes<const NR: usize, const L: usize>(
 fn wipe<const NR: usize, const L: usize>(rk: &mut Schedules<L>) {
     for keys in rk.iter_mut() {
         keys[..=NR].zeroize();
+    }
+}
+
+/// A group's round keys and the AES rounds that read them: one row per lane
+/// and one block per instruction ([`Schedules`], any CPU with AES-NI), or
+/// lanes in pairs and two blocks per instruction
+/// ([`PairSchedules`](super::vaes::PairSchedules), `aesni-vaes`). The
+/// group's steps ([`Schedule::seal_with`]) are written once over it.
+pub(super) trait LaneKeys<const NR: usize, const L: usize> {
+    /// Storage for the round keys, not yet written.
+    fn uninit() -> Self;
+    /// Key expansion of each lane's record key (`k[l]`: one block for
+    /// AES-128, two for AES-256).
+    ///
+    /// # Safety
+    /// The CPU must support the implementation's features.
+    unsafe fn expand(&mut self, k: &[[__m128i; 2]; L]);
+    /// AES of one block per lane, each under its lane's keys.
+    ///
+    /// # Safety
+    /// As [`Self::expand`], which must have run.
+    unsafe fn encrypt(&self, x: &mut [__m128i; L]);
+    /// CTR over each lane's data from `ctr0[l]` (the tag with its top bit set).
+    ///
+    /// # Safety
+    /// As [`Self::encrypt`].
+    unsafe fn ctr(&self, ctr0: &[__m128i; L], data: &mut [&mut [u8]; L]);
+    /// Zeroes the round keys written.
+    fn wipe(&mut self);
+}
+
+impl<const NR: usize, const L: usize> LaneKeys<NR, L> for Schedules<L> {
+    #[inline(always)]
+    fn uninit() -> Self {
+        [[MaybeUninit::uninit(); 15]; L]
+    }
+    #[inline(always)]
+    unsafe fn expand(&mut self, k: &[[__m128i; 2]; L]) {
+        // SAFETY: the caller's CPU supports AES-NI and the rest of the set.
+        unsafe { expand_lanes::<NR, L>(k, self) }
+    }
+    #[inline(always)]
+    unsafe fn encrypt(&self, x: &mut [__m128i; L]) {
+        // SAFETY: as above; expanded.
+        unsafe { encrypt_lanes::<NR, L>(x, self) }
+    }
+    #[inline(always)]
+    unsafe fn ctr(&self, ctr0: &[__m128i; L], data: &mut [&mut [u8]; L]) {
+        // SAFETY: as above; expanded.
+        unsafe { ctr_lanes::<NR, L>(self, ctr0, data) }
+    }
+    #[inline(always)]
+    fn wipe(&mut self) {
+        wipe::<NR, L>(self)
     }
 }
 
@@ -519,22 +563,14 @@ impl<const NR: usize> Schedule<NR> {
         &self,
         nonces: [&[u8; 12]; L],
         aads: [&[u8]; L],
-        mut data: [&mut [u8]; L],
+        data: [&mut [u8]; L],
     ) -> [Block; L] {
-        let mut h = [_mm_setzero_si128(); L];
-        let mut k = [[_mm_setzero_si128(); 2]; L];
-        self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
-        let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
-        expand_lanes::<NR, L>(&k, &mut rk);
-        k.zeroize();
-        // SAFETY: same features; the caller bounds the lengths.
-        let s = unsafe { self.polyval_lanes(&h, &aads, &data) };
-        h.zeroize();
-        let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
-        encrypt_lanes::<NR, L>(&mut t, &rk);
-        ctr_lanes::<NR, L>(&rk, &t.map(|t| counter0(t)), &mut data, None);
-        wipe::<NR, L>(&mut rk);
-        blocks(&t)
+        // SAFETY (both): same features, and `wide` proves AVX2 and VAES
+        // (`Features::detect_wide`); the caller bounds the lengths.
+        if self.features.wide() && L == 8 {
+            return unsafe { self.seal_group_wide::<NB, L>(nonces, aads, data) };
+        }
+        unsafe { self.seal_with::<NB, L, Schedules<L>>(nonces, aads, data) }
     }
 
     /// Opens `L` short messages in place (CTR from the received `tags`) and
@@ -547,25 +583,76 @@ impl<const NR: usize> Schedule<NR> {
         &self,
         nonces: [&[u8; 12]; L],
         aads: [&[u8]; L],
+        data: [&mut [u8]; L],
+        tags: &[Block; L],
+    ) -> [Block; L] {
+        // SAFETY (both): as in `seal_group`.
+        if self.features.wide() && L == 8 {
+            return unsafe { self.open_group_wide::<NB, L>(nonces, aads, data, tags) };
+        }
+        unsafe { self.open_with::<NB, L, Schedules<L>>(nonces, aads, data, tags) }
+    }
+
+    /// [`Self::seal_group`]'s steps with the round keys in `K`; inlined into
+    /// a caller that enables `K`'s features.
+    ///
+    /// # Safety
+    /// As [`Self::seal_group`], and the CPU supports `K`'s features.
+    #[inline(always)]
+    pub(super) unsafe fn seal_with<const NB: usize, const L: usize, K: LaneKeys<NR, L>>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
+        mut data: [&mut [u8]; L],
+    ) -> [Block; L] {
+        // SAFETY: the caller's CPU supports the features of every call
+        // here (`K`'s and the baseline set); the caller bounds the lengths.
+        unsafe {
+            let mut h = [_mm_setzero_si128(); L];
+            let mut k = [[_mm_setzero_si128(); 2]; L];
+            self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
+            let mut rk = K::uninit();
+            rk.expand(&k);
+            k.zeroize();
+            let s = self.polyval_lanes(&h, &aads, &data);
+            h.zeroize();
+            let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
+            rk.encrypt(&mut t);
+            rk.ctr(&t.map(|t| counter0(t)), &mut data);
+            rk.wipe();
+            blocks(&t)
+        }
+    }
+
+    /// [`Self::open_group`]'s steps with the round keys in `K`, as
+    /// [`Self::seal_with`].
+    ///
+    /// # Safety
+    /// As [`Self::seal_with`].
+    #[inline(always)]
+    pub(super) unsafe fn open_with<const NB: usize, const L: usize, K: LaneKeys<NR, L>>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
         mut data: [&mut [u8]; L],
         tags: &[Block; L],
     ) -> [Block; L] {
-        let mut h = [_mm_setzero_si128(); L];
-        let mut k = [[_mm_setzero_si128(); 2]; L];
-        self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
-        // SAFETY: 16 readable bytes each.
-        let ctr0: [__m128i; L] =
-            tags.each_ref().map(|t| counter0(unsafe { _mm_loadu_si128(t.as_ptr().cast()) }));
-        let mut rk: Schedules<L> = [[MaybeUninit::uninit(); 15]; L];
-        expand_lanes::<NR, L>(&k, &mut rk);
-        k.zeroize();
-        ctr_lanes::<NR, L>(&rk, &ctr0, &mut data, None);
-        // SAFETY: same features; the caller bounds the lengths.
-        let s = unsafe { self.polyval_lanes(&h, &aads, &data) };
-        h.zeroize();
-        let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
-        encrypt_lanes::<NR, L>(&mut t, &rk);
-        wipe::<NR, L>(&mut rk);
-        blocks(&t)
+        // SAFETY: as in `seal_with`; 16 readable bytes in each tag.
+        unsafe {
+            let mut h = [_mm_setzero_si128(); L];
+            let mut k = [[_mm_setzero_si128(); 2]; L];
+            self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
+            let ctr0: [__m128i; L] = tags.each_ref().map(|t| counter0(_mm_loadu_si128(t.as_ptr().cast())));
+            let mut rk = K::uninit();
+            rk.expand(&k);
+            k.zeroize();
+            rk.ctr(&ctr0, &mut data);
+            let s = self.polyval_lanes(&h, &aads, &data);
+            h.zeroize();
+            let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
+            rk.encrypt(&mut t);
+            rk.wipe();
+            blocks(&t)
+        }
     }
 }

@@ -19,12 +19,14 @@
 //! ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]`; callers reach it only through a
 //! [`Features`](super::Features) whose `wide` flag says detection found them.
 
-use super::aesni::{Schedule, byte_reverse_mask};
+use super::aesni::{RCON, Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce};
+use super::group::{LaneKeys, sub_word_mask, xor_block};
 use super::partial::load_partial;
 use super::stitched::Stitch;
 use crate::backend::Block;
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// Blocks per chunk: four registers of two blocks.
@@ -350,6 +352,215 @@ pub(super) unsafe fn polyval_pairs(
     })
 }
 
+/// A batch group's round keys with its eight lanes in pairs: entry `[i][r]`
+/// holds round key `r` of lanes `i` and `i + 4` (the same lanes as
+/// [`polyval_pairs`]), so the group's tags and CTR run two lanes per
+/// `vaesenc` with the keys as memory operands. Entries past NR unused and
+/// left unwritten, as in `group.rs`.
+pub(super) type PairSchedules = [[MaybeUninit<__m256i>; 15]; 4];
+
+/// One AES instruction (`vpxor` for round 0, `vaesenc`, `vaesenclast`) on
+/// four registers of lane pairs, register `i` under pair `i`'s round key at
+/// `480 i` bytes past `$key` (each pair's row is 15 keys of 32 bytes).
+macro_rules! pairs4 {
+    ($ins:literal, $b:expr, $key:expr) => {{
+        let b: &mut [__m256i; 4] = $b;
+        let key: &MaybeUninit<__m256i> = $key;
+        // SAFETY: reads 32 bytes at 0, 480, 960 and 1440 bytes from `key`,
+        // inside the four rows of the `PairSchedules` it points into (every
+        // caller passes an entry of row 0), written by key expansion before
+        // any round runs; registers otherwise; every caller enables VAES.
+        unsafe {
+            core::arch::asm!(
+                concat!($ins, " {b0}, {b0}, ymmword ptr [{k}]"),
+                concat!($ins, " {b1}, {b1}, ymmword ptr [{k} + 480]"),
+                concat!($ins, " {b2}, {b2}, ymmword ptr [{k} + 960]"),
+                concat!($ins, " {b3}, {b3}, ymmword ptr [{k} + 1440]"),
+                k = in(reg) key.as_ptr(),
+                b0 = inout(ymm_reg) b[0],
+                b1 = inout(ymm_reg) b[1],
+                b2 = inout(ymm_reg) b[2],
+                b3 = inout(ymm_reg) b[3],
+                options(readonly, nostack, preserves_flags),
+            )
+        }
+    }};
+}
+
+/// `vaesenclast` of two registers (the intrinsic is newer than this crate's
+/// minimum Rust version).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn aesenclast256(a: __m256i, key: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: registers only; the caller enables VAES.
+    unsafe {
+        core::arch::asm!(
+            "vaesenclast {out}, {a}, {key}",
+            out = lateout(ymm_reg) out,
+            a = in(ymm_reg) a,
+            key = in(ymm_reg) key,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
+/// `group.rs`'s transpose in both 128-bit lanes at once.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn transpose2(x: [__m256i; 4]) -> [__m256i; 4] {
+    let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
+    let t1 = _mm256_unpacklo_epi32(x[2], x[3]);
+    let t2 = _mm256_unpackhi_epi32(x[0], x[1]);
+    let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
+    [
+        _mm256_unpacklo_epi64(t0, t1),
+        _mm256_unpackhi_epi64(t0, t1),
+        _mm256_unpacklo_epi64(t2, t3),
+        _mm256_unpackhi_epi64(t2, t3),
+    ]
+}
+
+/// Lanes `i` and `i + 4` of `x` as register `i`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn pack<const L: usize>(x: &[__m128i; L]) -> [__m256i; 4] {
+    core::array::from_fn(|i| _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(x[i]), x[i + 4]))
+}
+
+/// The inverse of [`pack`].
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn unpack<const L: usize>(y: &[__m256i; 4]) -> [__m128i; L] {
+    core::array::from_fn(|l| {
+        if l < 4 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - 4]) }
+    })
+}
+
+/// AES of four registers of lane pairs under `rk`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn encrypt_pairs<const NR: usize>(y: &mut [__m256i; 4], rk: &PairSchedules) {
+    pairs4!("vpxor", y, &rk[0][0]);
+    for r in 1..NR {
+        pairs4!("vaesenc", y, &rk[0][r]);
+    }
+    pairs4!("vaesenclast", y, &rk[0][NR]);
+}
+
+impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
+    #[inline(always)]
+    fn uninit() -> Self {
+        [[MaybeUninit::uninit(); 15]; 4]
+    }
+
+    /// `group.rs`'s transposed expansion, both quads in one register: word
+    /// `j` of lanes 0-3 in the low half and of lanes 4-7 in the high half,
+    /// so one `vaesenclast` does SubWord for all eight lanes, and the
+    /// transpose back yields the pairs as [`PairSchedules`] holds them.
+    #[inline(always)]
+    unsafe fn expand(&mut self, k: &[[__m128i; 2]; L]) {
+        debug_assert!(L == 8);
+        // SAFETY: the caller's CPU supports AVX2 and VAES.
+        unsafe { expand_pairs::<NR, L>(k, self) }
+    }
+
+    #[inline(always)]
+    unsafe fn encrypt(&self, x: &mut [__m128i; L]) {
+        // SAFETY (all three): as in `expand`.
+        let mut y = unsafe { pack(x) };
+        unsafe { encrypt_pairs::<NR>(&mut y, self) };
+        *x = unsafe { unpack(&y) };
+    }
+
+    #[inline(always)]
+    unsafe fn ctr(&self, ctr0: &[__m128i; L], data: &mut [&mut [u8]; L]) {
+        // SAFETY: as in `expand`.
+        unsafe { ctr_pairs::<NR, L>(self, ctr0, data) }
+    }
+
+    #[inline(always)]
+    fn wipe(&mut self) {
+        for keys in self.iter_mut() {
+            keys[..=NR].zeroize();
+        }
+    }
+}
+
+/// [`LaneKeys::expand`] for [`PairSchedules`].
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn expand_pairs<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut PairSchedules) {
+    let rot = _mm256_broadcastsi128_si256(
+        // SAFETY: 16 readable bytes.
+        unsafe { _mm_loadu_si128(sub_word_mask(true).as_ptr().cast()) },
+    );
+    // SAFETY: 16 readable bytes.
+    let plain = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(sub_word_mask(false).as_ptr().cast()) });
+    let chain = |w: &mut [__m256i; 4], t: __m256i| {
+        w[0] = _mm256_xor_si256(w[0], t);
+        w[1] = _mm256_xor_si256(w[1], w[0]);
+        w[2] = _mm256_xor_si256(w[2], w[1]);
+        w[3] = _mm256_xor_si256(w[3], w[2]);
+    };
+    let put = |rk: &mut PairSchedules, r: usize, keys: [__m256i; 4]| {
+        for (row, key) in rk.iter_mut().zip(keys) {
+            row[r].write(key);
+        }
+    };
+    let half = |h: usize| -> [__m128i; L] { core::array::from_fn(|l| k[l][h]) };
+    let k0 = pack(&half(0));
+    put(rk, 0, k0);
+    let mut w = transpose2(k0);
+    if NR == 10 {
+        for (r, &rcon) in (1..=NR).zip(&RCON) {
+            let t = aesenclast256(_mm256_shuffle_epi8(w[3], rot), _mm256_set1_epi32(rcon));
+            chain(&mut w, t);
+            put(rk, r, transpose2(w));
+        }
+    } else {
+        let k1 = pack(&half(1));
+        put(rk, 1, k1);
+        let mut v = transpose2(k1);
+        for r in 2..=NR {
+            // FIPS 197 for Nk = 8, as in `group.rs`.
+            if r % 2 == 0 {
+                let t = aesenclast256(_mm256_shuffle_epi8(v[3], rot), _mm256_set1_epi32(RCON[r / 2 - 1]));
+                chain(&mut w, t);
+                put(rk, r, transpose2(w));
+            } else {
+                let t = aesenclast256(_mm256_shuffle_epi8(w[3], plain), _mm256_setzero_si256());
+                chain(&mut v, t);
+                put(rk, r, transpose2(v));
+            }
+        }
+    }
+}
+
+/// [`LaneKeys::ctr`] for [`PairSchedules`]: block `j` of every lane at once,
+/// two lanes per register.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn ctr_pairs<const NR: usize, const L: usize>(
+    rk: &PairSchedules,
+    ctr0: &[__m128i; L],
+    data: &mut [&mut [u8]; L],
+) {
+    let blocks = data.iter().map(|d| d.len().div_ceil(16)).max().unwrap_or(0);
+    let base = pack(ctr0);
+    for j in 0..blocks {
+        let n = j as i32;
+        let step = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
+        let mut ks = base.map(|c| _mm256_add_epi32(c, step));
+        encrypt_pairs::<NR>(&mut ks, rk);
+        let ks: [__m128i; L] = unpack(&ks);
+        for (d, k) in data.iter_mut().zip(&ks) {
+            xor_block(d, j, *k);
+        }
+    }
+}
+
 impl<const NR: usize> Schedule<NR> {
     /// Record-key derivation (RFC 8452 section 4) for four nonces under this
     /// (key-generating) schedule, two blocks per instruction: each nonce's
@@ -403,6 +614,37 @@ impl<const NR: usize> Schedule<NR> {
             k[m] =
                 [halves(y[per * m + 1]), if NB == 6 { halves(y[per * m + 2]) } else { _mm_setzero_si128() }];
         }
+    }
+
+    /// `group.rs`'s `seal_group` with the lanes in pairs.
+    ///
+    /// # Safety
+    /// As `seal_group`; the CPU supports the enabled features; `L` is 8.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+    pub(super) unsafe fn seal_group_wide<const NB: usize, const L: usize>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
+        data: [&mut [u8]; L],
+    ) -> [Block; L] {
+        // SAFETY: as the caller's.
+        unsafe { self.seal_with::<NB, L, PairSchedules>(nonces, aads, data) }
+    }
+
+    /// `group.rs`'s `open_group` with the lanes in pairs.
+    ///
+    /// # Safety
+    /// As [`Self::seal_group_wide`].
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+    pub(super) unsafe fn open_group_wide<const NB: usize, const L: usize>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
+        data: [&mut [u8]; L],
+        tags: &[Block; L],
+    ) -> [Block; L] {
+        // SAFETY: as the caller's.
+        unsafe { self.open_with::<NB, L, PairSchedules>(nonces, aads, data, tags) }
     }
 
     /// [`Schedule::ctr_stitched`] two blocks per instruction: CTR of each
