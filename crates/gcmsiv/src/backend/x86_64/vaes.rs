@@ -443,8 +443,8 @@ fn unpack<const L: usize>(y: &[__m256i; 4]) -> [__m128i; L] {
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn encrypt_pairs<const NR: usize>(y: &mut [__m256i; 4], rk: &PairSchedules) {
     pairs4!("vpxor", y, &rk[0][0]);
-    for r in 1..NR {
-        pairs4!("vaesenc", y, &rk[0][r]);
+    for key in &rk[0][1..NR] {
+        pairs4!("vaesenc", y, key);
     }
     pairs4!("vaesenclast", y, &rk[0][NR]);
 }
