@@ -12,7 +12,7 @@
 //! through memory that nothing wiped; it was removed.)
 
 use crate::Error;
-use crate::backend::{Aes, GROUP, QUAD};
+use crate::backend::{Aes, GROUP, QUAD, WIDE_GROUP};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN};
 
 /// One message of a batch, sealed or opened in place.
@@ -68,16 +68,31 @@ impl<A: Aes> GcmSiv<A> {
         for it in items.iter() {
             crate::siv::check_lengths(it.aad.len(), it.buffer.len(), P_MAX, Error::PlaintextTooLong)?;
         }
-        let mut groups = items.chunks_exact_mut(GROUP);
+        if self.key_generating_key().wide_groups() {
+            self.seal_groups::<WIDE_GROUP>(items)
+        } else {
+            self.seal_groups::<GROUP>(items)
+        }
+    }
+
+    /// Seals items in fused groups of `G` (falling back to quads for a group
+    /// with a message too long to fuse), what is left in groups of
+    /// [`GROUP`] and quads, the last few one by one.
+    fn seal_groups<const G: usize>(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error> {
+        let mut groups = items.chunks_exact_mut(G);
         for group in &mut groups {
-            let group: &mut [BatchItem<'_>; GROUP] = group.try_into().expect("internal error: group size");
+            let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
             if !self.seal_fused(group) {
                 for quad in group.chunks_exact_mut(QUAD) {
                     self.seal_quad(quad.try_into().expect("internal error: quad size"))?;
                 }
             }
         }
-        let mut quads = groups.into_remainder().chunks_exact_mut(QUAD);
+        let rest = groups.into_remainder();
+        if G > GROUP {
+            return self.seal_groups::<GROUP>(rest);
+        }
+        let mut quads = rest.chunks_exact_mut(QUAD);
         for quad in &mut quads {
             self.seal_quad(quad.try_into().expect("internal error: quad size"))?;
         }
@@ -102,25 +117,37 @@ impl<A: Aes> GcmSiv<A> {
                 Error::CiphertextTooLong,
             )?;
         }
-        let n = items.len();
-        let results = &mut results[..n];
-        let mut groups = items.chunks_exact_mut(GROUP);
-        let mut out = results.chunks_exact_mut(GROUP);
+        let results = &mut results[..items.len()];
+        if self.key_generating_key().wide_groups() {
+            self.open_groups::<WIDE_GROUP>(items, results);
+        } else {
+            self.open_groups::<GROUP>(items, results);
+        }
+        Ok(())
+    }
+
+    /// Opens items as [`Self::seal_groups`] seals them.
+    fn open_groups<const G: usize>(&self, items: &mut [BatchItem<'_>], results: &mut [Result<(), Error>]) {
+        let mut groups = items.chunks_exact_mut(G);
+        let mut out = results.chunks_exact_mut(G);
         for (group, res) in (&mut groups).zip(&mut out) {
-            let group: &mut [BatchItem<'_>; GROUP] = group.try_into().expect("internal error: group size");
+            let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
             if !self.open_fused(group, res) {
                 for (quad, res) in group.chunks_exact_mut(QUAD).zip(res.chunks_exact_mut(QUAD)) {
                     self.open_quad(quad.try_into().expect("internal error: quad size"), res);
                 }
             }
         }
-        let mut quads = groups.into_remainder().chunks_exact_mut(QUAD);
-        let mut out = out.into_remainder().chunks_exact_mut(QUAD);
+        let (rest, rest_out) = (groups.into_remainder(), out.into_remainder());
+        if G > GROUP {
+            return self.open_groups::<GROUP>(rest, rest_out);
+        }
+        let mut quads = rest.chunks_exact_mut(QUAD);
+        let mut out = rest_out.chunks_exact_mut(QUAD);
         for (quad, res) in (&mut quads).zip(&mut out) {
             self.open_quad(quad.try_into().expect("internal error: quad size"), res);
         }
         self.open_each(quads.into_remainder(), out.into_remainder());
-        Ok(())
     }
 
     /// Seals `L` short messages in the backend's fused kernel, if it has one

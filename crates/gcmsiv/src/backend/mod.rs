@@ -23,6 +23,12 @@ pub(crate) const QUAD: usize = 4;
 /// eight, so each step of the set-up has eight independent chains.
 pub(crate) const GROUP: usize = 8;
 
+/// A batch's fused group where the backend runs two lanes per instruction
+/// ([`Aes::wide_groups`]): sixteen lanes, eight registers of lane pairs, so
+/// each step again has eight independent chains (with eight lanes the pairs
+/// left half of them idle: 20% slower).
+pub(crate) const WIDE_GROUP: usize = 16;
+
 /// Messages and AAD up to this long may take the fused short-message kernels
 /// ([`Aes::seal_short`], [`Aes::open_short`]).
 pub(crate) const SHORT_MAX: usize = 128;
@@ -112,6 +118,12 @@ pub(crate) trait Aes: Sized + Zeroize {
     fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Self::Polyval) {
         let keys = crate::siv::derive_record_key_bytes(self, nonce);
         (self.rekey(&keys.encryption_key[..Self::KEY_LEN]), self.polyval(&keys.authentication_key))
+    }
+
+    /// Whether batches should hand [`WIDE_GROUP`] messages to one
+    /// [`Aes::seal_short`] call rather than [`GROUP`].
+    fn wide_groups(&self) -> bool {
+        false
     }
 
     /// RFC 8452 section 4's encryption of `L` short messages (each message

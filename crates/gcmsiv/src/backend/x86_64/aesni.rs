@@ -627,6 +627,9 @@ macro_rules! aesni_aes {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32le_then_polyval(counter, data, hash) }
             }
+            fn wide_groups(&self) -> bool {
+                self.features.wide()
+            }
             fn seal_short<const L: usize>(
                 &self,
                 nonces: [&[u8; 12]; L],

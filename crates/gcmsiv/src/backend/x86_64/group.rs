@@ -1,5 +1,8 @@
 //! Batch groups: RFC 8452 section 4 for `L` short messages at once (`L` a
-//! multiple of 4: a batch's groups of [`GROUP`](crate::backend::GROUP)).
+//! multiple of 4: a batch's groups of [`GROUP`](crate::backend::GROUP), or of
+//! [`WIDE_GROUP`](crate::backend::WIDE_GROUP) with lanes in pairs on
+//! `aesni-vaes`, where the steps below run on `vaes.rs`'s [`LaneKeys`] and
+//! POLYVAL).
 //!
 //! One message's set-up is a chain of dependent steps; a group's messages are
 //! independent, so here each step runs for every lane before the next step
@@ -202,7 +205,7 @@ pub(super) const fn sub_word_mask(rotate: bool) -> [u8; 16] {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut Schedules<L>) {
-    const MAX_QUADS: usize = crate::backend::GROUP / 4;
+    const MAX_QUADS: usize = crate::backend::WIDE_GROUP / 4;
     debug_assert!(L % 4 == 0 && L / 4 <= MAX_QUADS);
     // SAFETY: 16 readable bytes each.
     let (rot, plain) = unsafe {
@@ -535,19 +538,13 @@ impl<const NR: usize> Schedule<NR> {
     ) -> [__m128i; L] {
         let (a, m) = (aads[0].len(), msgs[0].len());
         if self.features.wide()
-            && L == 8
+            && L % 8 == 0
             && aads.iter().all(|x| x.len() == a)
             && msgs.iter().all(|x| x.len() == m)
         {
-            let (h8, aads8, msgs8) = (
-                h.as_slice().try_into().expect("eight lanes"),
-                aads.as_slice().try_into().expect("eight lanes"),
-                msgs.as_slice().try_into().expect("eight lanes"),
-            );
             // SAFETY: `wide` proves AVX2 and VPCLMULQDQ
             // (`Features::detect_wide`); the lengths are equal (checked).
-            let s = unsafe { super::vaes::polyval_pairs(h8, aads8, msgs8) };
-            return core::array::from_fn(|l| s[l]);
+            return unsafe { super::vaes::polyval_pairs(h, aads, msgs) };
         }
         // SAFETY: same features and conditions.
         unsafe { polyval_group(h, aads, msgs) }
@@ -567,7 +564,7 @@ impl<const NR: usize> Schedule<NR> {
     ) -> [Block; L] {
         // SAFETY (both): same features, and `wide` proves AVX2 and VAES
         // (`Features::detect_wide`); the caller bounds the lengths.
-        if self.features.wide() && L == 8 {
+        if self.features.wide() && L % 8 == 0 {
             return unsafe { self.seal_group_wide::<NB, L>(nonces, aads, data) };
         }
         unsafe { self.seal_with::<NB, L, Schedules<L>>(nonces, aads, data) }
@@ -587,7 +584,7 @@ impl<const NR: usize> Schedule<NR> {
         tags: &[Block; L],
     ) -> [Block; L] {
         // SAFETY (both): as in `seal_group`.
-        if self.features.wide() && L == 8 {
+        if self.features.wide() && L % 8 == 0 {
             return unsafe { self.open_group_wide::<NB, L>(nonces, aads, data, tags) };
         }
         unsafe { self.open_with::<NB, L, Schedules<L>>(nonces, aads, data, tags) }

@@ -3,9 +3,13 @@
 //! POLYVAL's eight-block aggregated step with VPCLMULQDQ, and the two
 //! stitched in one pass (GCM-SIV decryption, GCM both ways).
 //!
-//! Everything else (key expansion, the fused short kernels, partial chunks,
-//! tails) is the `aesni-clmul` code: this file takes over only the whole
-//! 128-byte chunks of the bulk passes. On a Zen 4 core, microbenchmarks of
+//! The batch groups run here too, with lanes in pairs (two messages per
+//! instruction) from derivation to CTR: [`PairSchedules`] and
+//! [`polyval_pairs`], driven by `group.rs`'s steps.
+//!
+//! Everything else (key expansion, the fused one-message kernels, partial
+//! chunks, tails) is the `aesni-clmul` code: this file takes over only the
+//! whole 128-byte chunks of the bulk passes and the batch groups. On a Zen 4 core, microbenchmarks of
 //! the chunk loops: CTR 0.13 cycles per byte against 0.23 one block per
 //! instruction, POLYVAL 0.17 against 0.29.
 //!
@@ -24,7 +28,7 @@ use super::clmul::{Powers, reduce};
 use super::group::{LaneKeys, sub_word_mask, xor_block};
 use super::partial::load_partial;
 use super::stitched::Stitch;
-use crate::backend::Block;
+use crate::backend::{Block, WIDE_GROUP};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 use zeroize::Zeroize;
@@ -272,10 +276,10 @@ fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
     reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))))
 }
 
-/// POLYVAL(H_l, AAD_l, message_l, length block) for a batch group's eight
-/// lanes, all with the same AAD and message lengths, two lanes per
-/// instruction: register `i` carries lanes `i` and `i + 4` (the halves of
-/// a group's two quads), so each Horner step of Karatsuba's three products
+/// POLYVAL(H_l, AAD_l, message_l, length block) for a batch group's `L`
+/// lanes (8 or 16), all with the same AAD and message lengths, two lanes
+/// per instruction: register `i` carries lanes `i` and `i + L / 2` (the
+/// pairs of [`pack`]), so each Horner step of Karatsuba's three products
 /// and the two-step reduction costs five `vpclmulqdq` for two lanes, where
 /// one block per instruction takes five for one (on Zen 4 both widths
 /// issue at the same rate). Each lane's H and folded H sit in a table read
@@ -287,19 +291,21 @@ fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
 /// have the lengths of lane 0's.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-pub(super) unsafe fn polyval_pairs(
-    h: &[__m128i; 8],
-    aads: &[&[u8]; 8],
-    msgs: &[&mut [u8]; 8],
-) -> [__m128i; 8] {
+pub(super) unsafe fn polyval_pairs<const L: usize>(
+    h: &[__m128i; L],
+    aads: &[&[u8]; L],
+    msgs: &[&mut [u8]; L],
+) -> [__m128i; L] {
     let (a, m) = (aads[0].len(), msgs[0].len());
     debug_assert!(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m));
-    // keys[i]: (H_i, H_i+4); keys[4 + i]: their halves folded (Karatsuba).
-    let mut keys = [_mm256_setzero_si256(); 8];
-    for i in 0..4 {
-        let k = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(h[i]), h[i + 4]);
-        keys[i] = k;
-        keys[4 + i] = _mm256_xor_si256(k, _mm256_shuffle_epi32::<0x4e>(k));
+    debug_assert!(L % 8 == 0 && L <= WIDE_GROUP);
+    // keys[i]: the H of pair i (lanes i and i + L / 2); keys[PAIRS + i]:
+    // their halves folded (Karatsuba).
+    let mut keys = [_mm256_setzero_si256(); 2 * PAIRS];
+    let packed = pack(h);
+    for i in 0..L / 2 {
+        keys[i] = packed[i];
+        keys[PAIRS + i] = _mm256_xor_si256(packed[i], _mm256_shuffle_epi32::<0x4e>(packed[i]));
     }
     let poly = _mm256_set1_epi64x(0xc200_0000_0000_0000u64 as i64);
     let step = |s: &mut __m256i, x: __m256i, key: &__m256i, folded: &__m256i| {
@@ -318,46 +324,48 @@ pub(super) unsafe fn polyval_pairs(
         *s = _mm256_xor_si256(hi, lo);
     };
     let lengths = _mm256_broadcastsi128_si256(super::short::lengths(a, m));
-    let mut s = [_mm256_setzero_si256(); 4];
+    let mut s = [_mm256_setzero_si256(); PAIRS];
     // Raw pointers, as in `group.rs`: an array of slices costs copies and
     // bounds checks in the unrolled loop.
-    let aad: [*const u8; 8] = core::array::from_fn(|l| aads[l].as_ptr());
-    let msg: [*const u8; 8] = core::array::from_fn(|l| msgs[l].as_ptr());
+    let aad: [*const u8; L] = core::array::from_fn(|l| aads[l].as_ptr());
+    let msg: [*const u8; L] = core::array::from_fn(|l| msgs[l].as_ptr());
     for (len, input) in [(a, aad), (m, msg)] {
         let mut i = 0;
         while i + 16 <= len {
-            for (p, s) in s.iter_mut().enumerate() {
-                // SAFETY: 16 readable bytes at i in lanes p and p + 4 (every
+            for (p, s) in s[..L / 2].iter_mut().enumerate() {
+                // SAFETY: 16 readable bytes at i in lanes p and p + L / 2 (every
                 // lane has `len` bytes).
-                let x = unsafe { _mm256_loadu2_m128i(input[p + 4].add(i).cast(), input[p].add(i).cast()) };
-                step(s, x, &keys[p], &keys[4 + p]);
+                let x =
+                    unsafe { _mm256_loadu2_m128i(input[p + L / 2].add(i).cast(), input[p].add(i).cast()) };
+                step(s, x, &keys[p], &keys[PAIRS + p]);
             }
             i += 16;
         }
         if i < len {
-            for (p, s) in s.iter_mut().enumerate() {
+            for (p, s) in s[..L / 2].iter_mut().enumerate() {
                 // SAFETY: the lanes' last `len - i` bytes, inside them.
                 let rest = |l: usize| unsafe { core::slice::from_raw_parts(input[l].add(i), len - i) };
-                let x = _mm256_set_m128i(load_partial(rest(p + 4)), load_partial(rest(p)));
-                step(s, x, &keys[p], &keys[4 + p]);
+                let x = _mm256_set_m128i(load_partial(rest(p + L / 2)), load_partial(rest(p)));
+                step(s, x, &keys[p], &keys[PAIRS + p]);
             }
         }
     }
-    for (p, s) in s.iter_mut().enumerate() {
-        step(s, lengths, &keys[p], &keys[4 + p]);
+    for (p, s) in s[..L / 2].iter_mut().enumerate() {
+        step(s, lengths, &keys[p], &keys[PAIRS + p]);
     }
     keys.zeroize();
-    core::array::from_fn(|l| {
-        if l < 4 { _mm256_castsi256_si128(s[l]) } else { _mm256_extracti128_si256::<1>(s[l - 4]) }
-    })
+    unpack(&s)
 }
 
-/// A batch group's round keys with its eight lanes in pairs: entry `[i][r]`
-/// holds round key `r` of lanes `i` and `i + 4` (the same lanes as
-/// [`polyval_pairs`]), so the group's tags and CTR run two lanes per
-/// `vaesenc` with the keys as memory operands. Entries past NR unused and
-/// left unwritten, as in `group.rs`.
-pub(super) type PairSchedules = [[MaybeUninit<__m256i>; 15]; 4];
+/// Lane pairs of a group of at most [`WIDE_GROUP`] lanes.
+const PAIRS: usize = WIDE_GROUP / 2;
+
+/// A batch group's round keys with its `L` lanes in pairs: entry `[i][r]`
+/// holds round key `r` of lanes `i` and `i + L / 2` (the pairs of
+/// [`pack`], as in [`polyval_pairs`]), so the group's tags and CTR run two
+/// lanes per `vaesenc` with the keys as memory operands. Rows past `L / 2`
+/// and entries past NR unused and left unwritten, as in `group.rs`.
+pub(super) type PairSchedules = [[MaybeUninit<__m256i>; 15]; PAIRS];
 
 /// One AES instruction (`vpxor` for round 0, `vaesenc`, `vaesenclast`) on
 /// four registers of lane pairs, register `i` under pair `i`'s round key at
@@ -422,46 +430,63 @@ fn transpose2(x: [__m256i; 4]) -> [__m256i; 4] {
     ]
 }
 
-/// Lanes `i` and `i + 4` of `x` as register `i`.
+/// Lanes `i` and `i + L / 2` of `x` as register `i` (registers past `L / 2`
+/// zero).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn pack<const L: usize>(x: &[__m128i; L]) -> [__m256i; 4] {
-    core::array::from_fn(|i| _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(x[i]), x[i + 4]))
+fn pack<const L: usize>(x: &[__m128i; L]) -> [__m256i; PAIRS] {
+    core::array::from_fn(|i| {
+        if i < L / 2 {
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(x[i]), x[i + L / 2])
+        } else {
+            _mm256_setzero_si256()
+        }
+    })
 }
 
 /// The inverse of [`pack`].
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn unpack<const L: usize>(y: &[__m256i; 4]) -> [__m128i; L] {
+fn unpack<const L: usize>(y: &[__m256i; PAIRS]) -> [__m128i; L] {
     core::array::from_fn(|l| {
-        if l < 4 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - 4]) }
+        if l < L / 2 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - L / 2]) }
     })
 }
 
-/// AES of four registers of lane pairs under `rk`.
+/// AES of the `L / 2` registers of lane pairs under `rk`, four at a time
+/// side by side in each round.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn encrypt_pairs<const NR: usize>(y: &mut [__m256i; 4], rk: &PairSchedules) {
-    pairs4!("vpxor", y, &rk[0][0]);
-    for key in &rk[0][1..NR] {
-        pairs4!("vaesenc", y, key);
+#[allow(clippy::needless_range_loop, reason = "round r of several rows")]
+fn encrypt_pairs<const NR: usize, const L: usize>(y: &mut [__m256i; PAIRS], rk: &PairSchedules) {
+    for r in 0..=NR {
+        for q in 0..L / 8 {
+            let b: &mut [__m256i; 4] = (&mut y[4 * q..4 * q + 4]).try_into().expect("four registers");
+            let key = &rk[4 * q][r];
+            if r == 0 {
+                pairs4!("vpxor", b, key);
+            } else if r < NR {
+                pairs4!("vaesenc", b, key);
+            } else {
+                pairs4!("vaesenclast", b, key);
+            }
+        }
     }
-    pairs4!("vaesenclast", y, &rk[0][NR]);
 }
 
 impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
     #[inline(always)]
     fn uninit() -> Self {
-        [[MaybeUninit::uninit(); 15]; 4]
+        [[MaybeUninit::uninit(); 15]; PAIRS]
     }
 
-    /// `group.rs`'s transposed expansion, both quads in one register: word
-    /// `j` of lanes 0-3 in the low half and of lanes 4-7 in the high half,
-    /// so one `vaesenclast` does SubWord for all eight lanes, and the
-    /// transpose back yields the pairs as [`PairSchedules`] holds them.
+    /// `group.rs`'s transposed expansion with two quads in one register:
+    /// word `j` of four lanes in the low half and of their pair partners in
+    /// the high half, so one `vaesenclast` does SubWord for eight lanes, and
+    /// the transpose back yields the pairs as [`PairSchedules`] holds them.
     #[inline(always)]
     unsafe fn expand(&mut self, k: &[[__m128i; 2]; L]) {
-        debug_assert!(L == 8);
+        debug_assert!(L % 8 == 0 && L <= WIDE_GROUP);
         // SAFETY: the caller's CPU supports AVX2 and VAES.
         unsafe { expand_pairs::<NR, L>(k, self) }
     }
@@ -470,7 +495,7 @@ impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
     unsafe fn encrypt(&self, x: &mut [__m128i; L]) {
         // SAFETY (all three): as in `expand`.
         let mut y = unsafe { pack(x) };
-        unsafe { encrypt_pairs::<NR>(&mut y, self) };
+        unsafe { encrypt_pairs::<NR, L>(&mut y, self) };
         *x = unsafe { unpack(&y) };
     }
 
@@ -504,35 +529,49 @@ fn expand_pairs<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut
         w[2] = _mm256_xor_si256(w[2], w[1]);
         w[3] = _mm256_xor_si256(w[3], w[2]);
     };
-    let put = |rk: &mut PairSchedules, r: usize, keys: [__m256i; 4]| {
-        for (row, key) in rk.iter_mut().zip(keys) {
+    // Quad q: lanes 4q..4q+4 in the low halves, their pair partners in the
+    // high halves; its round keys are pair rows 4q..4q+4. Each quad's
+    // expansion is one chain; the quads run side by side, round by round.
+    let put = |rk: &mut PairSchedules, q: usize, r: usize, keys: [__m256i; 4]| {
+        for (row, key) in rk[4 * q..4 * q + 4].iter_mut().zip(keys) {
             row[r].write(key);
         }
     };
+    let quad = |y: &[__m256i; PAIRS], q: usize| -> [__m256i; 4] { core::array::from_fn(|j| y[4 * q + j]) };
     let half = |h: usize| -> [__m128i; L] { core::array::from_fn(|l| k[l][h]) };
-    let k0 = pack(&half(0));
-    put(rk, 0, k0);
-    let mut w = transpose2(k0);
+    const MAX_QUADS: usize = PAIRS / 4;
+    let (mut w, mut v) = ([[_mm256_setzero_si256(); 4]; MAX_QUADS], [[_mm256_setzero_si256(); 4]; MAX_QUADS]);
+    let (k0, k1) = (pack(&half(0)), pack(&half(1)));
+    for q in 0..L / 8 {
+        put(rk, q, 0, quad(&k0, q));
+        w[q] = transpose2(quad(&k0, q));
+        if NR == 14 {
+            put(rk, q, 1, quad(&k1, q));
+            v[q] = transpose2(quad(&k1, q));
+        }
+    }
     if NR == 10 {
         for (r, &rcon) in (1..=NR).zip(&RCON) {
-            let t = aesenclast256(_mm256_shuffle_epi8(w[3], rot), _mm256_set1_epi32(rcon));
-            chain(&mut w, t);
-            put(rk, r, transpose2(w));
+            for (q, w) in w[..L / 8].iter_mut().enumerate() {
+                let t = aesenclast256(_mm256_shuffle_epi8(w[3], rot), _mm256_set1_epi32(rcon));
+                chain(w, t);
+                put(rk, q, r, transpose2(*w));
+            }
         }
     } else {
-        let k1 = pack(&half(1));
-        put(rk, 1, k1);
-        let mut v = transpose2(k1);
         for r in 2..=NR {
-            // FIPS 197 for Nk = 8, as in `group.rs`.
-            if r % 2 == 0 {
-                let t = aesenclast256(_mm256_shuffle_epi8(v[3], rot), _mm256_set1_epi32(RCON[r / 2 - 1]));
-                chain(&mut w, t);
-                put(rk, r, transpose2(w));
-            } else {
-                let t = aesenclast256(_mm256_shuffle_epi8(w[3], plain), _mm256_setzero_si256());
-                chain(&mut v, t);
-                put(rk, r, transpose2(v));
+            for q in 0..L / 8 {
+                // FIPS 197 for Nk = 8, as in `group.rs`.
+                if r % 2 == 0 {
+                    let t =
+                        aesenclast256(_mm256_shuffle_epi8(v[q][3], rot), _mm256_set1_epi32(RCON[r / 2 - 1]));
+                    chain(&mut w[q], t);
+                    put(rk, q, r, transpose2(w[q]));
+                } else {
+                    let t = aesenclast256(_mm256_shuffle_epi8(w[q][3], plain), _mm256_setzero_si256());
+                    chain(&mut v[q], t);
+                    put(rk, q, r, transpose2(v[q]));
+                }
             }
         }
     }
@@ -553,7 +592,7 @@ fn ctr_pairs<const NR: usize, const L: usize>(
         let n = j as i32;
         let step = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
         let mut ks = base.map(|c| _mm256_add_epi32(c, step));
-        encrypt_pairs::<NR>(&mut ks, rk);
+        encrypt_pairs::<NR, L>(&mut ks, rk);
         let ks: [__m128i; L] = unpack(&ks);
         for (d, k) in data.iter_mut().zip(&ks) {
             xor_block(d, j, *k);
