@@ -175,14 +175,18 @@ macro_rules! gcm_siv_type {
             /// Seals many independent messages in one call, each in place with its
             /// own nonce and associated data, writing each item's tag.
             ///
-            /// On x86-64, messages of up to 128 bytes (and AAD as long) go eight at
-            /// a time through one kernel that runs each step of the per-nonce set-up
-            /// (record keys, key expansion, POLYVAL, tag, CTR) for all eight before
-            /// the next, so the AES and carry-less-multiply units always have
-            /// independent work; up to 256 bytes the steps of four are interleaved.
-            /// For 16-byte messages that is about 1.2x one call per message and 1.7x
-            /// aws-lc-rs (docs/PERFORMANCE.md has the figures). Any misuse (an input
-            /// over the limits) is reported before any item is touched. See [`BatchItem`](crate::BatchItem).
+            /// On x86-64, messages of up to 128 bytes (and AAD as long) go through
+            /// one kernel that runs each step of the per-nonce set-up (record keys,
+            /// key expansion, POLYVAL, tag, CTR) for a group of messages before the
+            /// next step, so the AES and carry-less-multiply units always have
+            /// independent work: sixteen messages as eight pairs, two per
+            /// instruction, where the CPU has VAES and VPCLMULQDQ; eight otherwise.
+            /// Longer messages take the one-message path. Measured on a Zen 4
+            /// core, 16- to 64-byte messages: 2.0-2.2x the messages per second of
+            /// one call per message (1.1-1.5x without VAES) and 3.2-5.8x
+            /// aws-lc-rs's (docs/PERFORMANCE.md has the figures). Any misuse (an
+            /// input over the limits) is reported before any item is touched. See
+            /// [`BatchItem`](crate::BatchItem).
             pub fn encrypt_batch(&self, items: &mut [crate::BatchItem<'_>]) -> Result<(), Error> {
                 dispatch!(self, core => core.seal_batch(items))
             }
