@@ -35,12 +35,15 @@ pub fn print(ghz: f64, rounds: usize) {
         rayon::current_num_threads()
     );
     println!("\"One call\" times a single call right after one-core work; \"cold\" one after 10 ms of idle;");
-    println!("\"stream\" times {STREAM} calls back to back. The control seals (or seals and opens)");
+    println!(
+        "\"stream\" times {STREAM} calls back to back (all cores; and with the default threshold, which"
+    );
+    println!("takes 1-4 MiB calls to all cores only in a burst). The control seals (or seals and opens)");
     println!("independent halves with a plain rayon split: what the pool gave at that moment.");
     println!(
-        "| key | bytes | op | one core c/B | all cores, one call c/B | speedup | cold call speedup | all cores, stream c/B | stream GB/s | stream speedup | control speedup |"
+        "| key | bytes | op | one core c/B | all cores, one call c/B | speedup | cold call speedup | all cores, stream c/B | stream GB/s | stream speedup | default threshold, stream speedup | control speedup |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for key_bits in [128, 256] {
         for size in [1usize << 20, 4 << 20, 16 << 20] {
             let one128 = gcmsiv::Aes128GcmSiv::with_backend(&[1; 16], crate::backend())
@@ -51,23 +54,44 @@ pub fn print(ghz: f64, rounds: usize) {
                 .with_parallel_threshold(None);
             let all128 = one128.clone().with_parallel_threshold(Some(0));
             let all256 = one256.clone().with_parallel_threshold(Some(0));
-            let seal = |all: bool, buf: &mut [u8]| -> [u8; 16] {
-                match (key_bits, all) {
-                    (128, false) => one128.encrypt_in_place_detached(&[0; 12], b"", buf),
-                    (128, true) => all128.encrypt_in_place_detached(&[0; 12], b"", buf),
-                    (_, false) => one256.encrypt_in_place_detached(&[0; 12], b"", buf),
-                    (_, true) => all256.encrypt_in_place_detached(&[0; 12], b"", buf),
+            let def128 = one128
+                .clone()
+                .with_parallel_threshold(Some(gcmsiv::Aes128GcmSiv::DEFAULT_PARALLEL_THRESHOLD));
+            let def256 = one256
+                .clone()
+                .with_parallel_threshold(Some(gcmsiv::Aes256GcmSiv::DEFAULT_PARALLEL_THRESHOLD));
+            // Who: one core, all cores, or the default threshold's choice.
+            #[derive(Clone, Copy, PartialEq)]
+            enum Who {
+                One,
+                All,
+                Default,
+            }
+            let seal_by = |who: Who, buf: &mut [u8]| -> [u8; 16] {
+                match (key_bits, who) {
+                    (128, Who::One) => one128.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (128, Who::All) => all128.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (128, Who::Default) => def128.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (_, Who::One) => one256.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (_, Who::All) => all256.encrypt_in_place_detached(&[0; 12], b"", buf),
+                    (_, Who::Default) => def256.encrypt_in_place_detached(&[0; 12], b"", buf),
                 }
                 .unwrap()
             };
-            let open = |all: bool, buf: &mut [u8], tag: &[u8; 16]| {
-                match (key_bits, all) {
-                    (128, false) => one128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
-                    (128, true) => all128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
-                    (_, false) => one256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
-                    (_, true) => all256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+            let open_by = |who: Who, buf: &mut [u8], tag: &[u8; 16]| {
+                match (key_bits, who) {
+                    (128, Who::One) => one128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (128, Who::All) => all128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (128, Who::Default) => def128.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (_, Who::One) => one256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (_, Who::All) => all256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
+                    (_, Who::Default) => def256.decrypt_in_place_detached(&[0; 12], b"", buf, tag),
                 }
                 .unwrap()
+            };
+            let seal = |all: bool, buf: &mut [u8]| seal_by(if all { Who::All } else { Who::One }, buf);
+            let open = |all: bool, buf: &mut [u8], tag: &[u8; 16]| {
+                open_by(if all { Who::All } else { Who::One }, buf, tag)
             };
             let control = |buf: &mut [u8], seal_op: bool| {
                 use rayon::prelude::*;
@@ -83,11 +107,11 @@ pub fn print(ghz: f64, rounds: usize) {
             let r = rounds.min(21);
             for op in ["seal", "open"] {
                 // one core, all cores one call, all cores stream, control,
-                // all cores after idle
-                let mut s = [Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+                // all cores after idle, default threshold stream
+                let mut s = [Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()];
                 for round in 0..r {
-                    for k in 0..5 {
-                        let which = (k + round) % 5;
+                    for k in 0..6 {
+                        let which = (k + round) % 6;
                         match which {
                             0 | 1 | 4 => {
                                 let all = which != 0;
@@ -106,7 +130,8 @@ pub fn print(ghz: f64, rounds: usize) {
                                     settle(&mut bufs[1], |b| seal(true, b));
                                 }
                             }
-                            2 => {
+                            2 | 5 => {
+                                let who = if which == 2 { Who::All } else { Who::Default };
                                 let mut tags = [[0; 16]; STREAM];
                                 if op == "open" {
                                     for (t, b) in tags.iter_mut().zip(bufs.iter_mut()) {
@@ -116,12 +141,12 @@ pub fn print(ghz: f64, rounds: usize) {
                                 let start = tsc();
                                 for (t, b) in tags.iter().zip(bufs.iter_mut()) {
                                     if op == "seal" {
-                                        std::hint::black_box(seal(true, b));
+                                        std::hint::black_box(seal_by(who, b));
                                     } else {
-                                        open(true, b, t);
+                                        open_by(who, b, t);
                                     }
                                 }
-                                s[2].push((tsc() - start) as f64 / (STREAM * size) as f64);
+                                s[which].push((tsc() - start) as f64 / (STREAM * size) as f64);
                             }
                             3 => {
                                 // The control's open includes a seal of each
@@ -135,13 +160,14 @@ pub fn print(ghz: f64, rounds: usize) {
                         }
                     }
                 }
-                let [one, all, stream, ctl, cold] = s.map(median);
+                let [one, all, stream, ctl, cold, default] = s.map(median);
                 println!(
-                    "| AES-{key_bits} | {size} | {op} | {one:.2} | {all:.2} | {:.2}x | {:.2}x | {stream:.2} | {:.2} | {:.2}x | {:.2}x |",
+                    "| AES-{key_bits} | {size} | {op} | {one:.2} | {all:.2} | {:.2}x | {:.2}x | {stream:.2} | {:.2} | {:.2}x | {:.2}x | {:.2}x |",
                     one / all,
                     one / cold,
                     ghz / stream,
                     one / stream,
+                    one / default,
                     one / ctl
                 );
             }

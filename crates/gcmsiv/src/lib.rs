@@ -36,8 +36,10 @@
 //!   messages under one key. Opening gives a result per message: one forgery
 //!   does not fail or leak the others.
 //! - **All cores for one message** (feature `parallel`, on by default with `std`):
-//!   messages from 4 MiB up are sealed and opened on rayon's thread pool, with
-//!   output identical to the one-core result. The calling thread starts at once
+//!   messages from 4 MiB up are sealed and opened on rayon's thread pool, and
+//!   from 1 MiB up in a burst of such calls (less than 1 ms apart, or while a
+//!   pool thread is still awake from the last one), with output identical to
+//!   the one-core result. The calling thread starts at once
 //!   and pool threads join as they wake, so a call is never held up by a busy or
 //!   sleeping pool; a helper stays awake for 1 ms after a call, so calls in a
 //!   stream find it ready. Tune or disable it per key with

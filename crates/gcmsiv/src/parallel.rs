@@ -21,12 +21,51 @@ use crate::backend::{Aes, Block, Polyval, counter_add_le32};
 use crate::pieces;
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, initial_counter};
 use std::sync::Mutex;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 use std::vec::Vec;
 use zeroize::Zeroize;
 
-/// Below this, one core is as fast as splitting (measured on 2 cores: a
-/// helper's hand-off costs tens of microseconds even when its core is awake).
+/// Below this, one core is as fast as splitting when the pool is asleep
+/// (measured on 2 cores: waking a helper costs the caller 10-20
+/// microseconds, and the helper arrives up to milliseconds later).
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 4 << 20;
+
+/// With the default threshold, messages from this size up also go to all
+/// cores inside a burst of large calls: when a helper is awake from a
+/// recent call (it joins at once and nobody is woken), or when the previous
+/// call of this size started less than [`BURST`] ago (the helpers woken now
+/// will still be awake for the calls that follow). A lone call of 1 to
+/// 4 MiB stays on one core, where waking a helper would cost it more than
+/// the helper brings.
+pub const WARM_PARALLEL_THRESHOLD: usize = 1 << 20;
+
+/// Calls of at least [`WARM_PARALLEL_THRESHOLD`] bytes starting within this
+/// of each other form a burst.
+const BURST: Duration = Duration::from_millis(1);
+
+/// When the last call of at least [`WARM_PARALLEL_THRESHOLD`] bytes started,
+/// in nanoseconds since [`EPOCH`] (0: none yet).
+static LAST_LARGE: AtomicU64 = AtomicU64::new(0);
+
+static EPOCH: OnceLock<Instant> = OnceLock::new();
+
+/// Whether a message of `len` bytes goes to all cores under `threshold`
+/// (the user's, or [`DEFAULT_PARALLEL_THRESHOLD`] with the burst rule of
+/// [`WARM_PARALLEL_THRESHOLD`]).
+pub(crate) fn worth_it(threshold: Option<usize>, len: usize) -> bool {
+    let Some(t) = threshold else { return false };
+    if t != DEFAULT_PARALLEL_THRESHOLD || len < WARM_PARALLEL_THRESHOLD {
+        return len >= t;
+    }
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    // At least 1, so that 0 keeps meaning "none yet".
+    let now = (epoch.elapsed().as_nanos() as u64).max(1);
+    let last = LAST_LARGE.swap(now, Ordering::Relaxed);
+    let burst = last != 0 && now.saturating_sub(last) < BURST.as_nanos() as u64;
+    len >= t || burst || pieces::helper_awake()
+}
 
 /// The largest piece: small enough that a helper arriving late still finds
 /// work, large enough that claiming a piece and joining its sum (a lock and
@@ -183,5 +222,31 @@ impl Drop for Partials {
         for sum in &mut self.sums {
             sum.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).zeroize();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_PARALLEL_THRESHOLD, WARM_PARALLEL_THRESHOLD, worth_it};
+
+    /// The threshold rule: the user's threshold is exact; the default one
+    /// also takes large calls in a burst. (Whether a lone call between the
+    /// two sizes goes to all cores depends on helpers that other tests may
+    /// have left awake, so it is not asserted here.)
+    #[test]
+    fn thresholds() {
+        assert!(!worth_it(None, 1 << 30));
+        assert!(worth_it(Some(0), 0));
+        assert!(!worth_it(Some(2 << 20), (2 << 20) - 1));
+        assert!(worth_it(Some(2 << 20), 2 << 20));
+        let default = Some(DEFAULT_PARALLEL_THRESHOLD);
+        assert!(!worth_it(default, WARM_PARALLEL_THRESHOLD - 1));
+        assert!(worth_it(default, DEFAULT_PARALLEL_THRESHOLD));
+        // Two calls in a row: the second is in a burst (a few tries, in case
+        // this thread is preempted for a millisecond between them).
+        assert!((0..5).any(|_| {
+            worth_it(default, WARM_PARALLEL_THRESHOLD);
+            worth_it(default, WARM_PARALLEL_THRESHOLD)
+        }));
     }
 }

@@ -49,6 +49,12 @@ std::thread_local! {
     static IN_LINGER: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Whether a helper is lingering now: a call made at once would be joined
+/// without waking anyone (and costs the caller nothing more than posting).
+pub(crate) fn helper_awake() -> bool {
+    LINGERING.load(Ordering::Relaxed) > 0
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
