@@ -145,12 +145,18 @@ impl FileKeys {
         let payload_key = &mut payload_key[..header.algorithm.key_len()];
         hkdf.expand_multi_info(&[INFO_PAYLOAD_KEY, &[header.algorithm.id()]], payload_key)
             .expect("internal error: HKDF length");
+        // Chunks already run one per worker thread: no chunk is split across
+        // cores (its helpers would only compete with the other workers).
         let payload = match header.algorithm {
             Algorithm::Aes128GcmSiv => PayloadCipher::Aes128(
-                Aes128GcmSiv::new_from_slice(payload_key).expect("internal error: key length"),
+                Aes128GcmSiv::new_from_slice(payload_key)
+                    .expect("internal error: key length")
+                    .with_parallel_threshold(None),
             ),
             Algorithm::Aes256GcmSiv => PayloadCipher::Aes256(
-                Aes256GcmSiv::new_from_slice(payload_key).expect("internal error: key length"),
+                Aes256GcmSiv::new_from_slice(payload_key)
+                    .expect("internal error: key length")
+                    .with_parallel_threshold(None),
             ),
         };
         FileKeys { header_key, payload }
