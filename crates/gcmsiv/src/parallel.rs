@@ -20,9 +20,8 @@ use crate::Error;
 use crate::backend::{Aes, Block, Polyval, counter_add_le32};
 use crate::pieces;
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, initial_counter};
+use std::cell::Cell;
 use std::sync::Mutex;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 use zeroize::Zeroize;
@@ -34,22 +33,23 @@ pub const DEFAULT_PARALLEL_THRESHOLD: usize = 4 << 20;
 
 /// With the default threshold, messages from this size up also go to all
 /// cores inside a burst of large calls: when a helper is awake from a
-/// recent call (it joins at once and nobody is woken), or when the previous
-/// call of this size started less than [`BURST`] ago (the helpers woken now
-/// will still be awake for the calls that follow). A lone call of 1 to
+/// recent call (it joins at once and nobody is woken), or when this
+/// thread's previous call of this size started less than [`BURST`] ago (the
+/// helpers woken now will still be awake for the calls that follow). A lone call of 1 to
 /// 4 MiB stays on one core, where waking a helper would cost it more than
 /// the helper brings.
 pub const WARM_PARALLEL_THRESHOLD: usize = 1 << 20;
 
-/// Calls of at least [`WARM_PARALLEL_THRESHOLD`] bytes starting within this
-/// of each other form a burst.
+/// Calls of at least [`WARM_PARALLEL_THRESHOLD`] bytes from one thread
+/// starting within this of each other form a burst.
 const BURST: Duration = Duration::from_millis(1);
 
-/// When the last call of at least [`WARM_PARALLEL_THRESHOLD`] bytes started,
-/// in nanoseconds since [`EPOCH`] (0: none yet).
-static LAST_LARGE: AtomicU64 = AtomicU64::new(0);
-
-static EPOCH: OnceLock<Instant> = OnceLock::new();
+std::thread_local! {
+    /// When this thread's last call of at least [`WARM_PARALLEL_THRESHOLD`]
+    /// bytes started. Per thread: a burst is one caller's stream, not the
+    /// calls of a server's many threads, which already keep its cores busy.
+    static LAST_LARGE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
 
 /// Whether a message of `len` bytes goes to all cores under `threshold`
 /// (the user's, or [`DEFAULT_PARALLEL_THRESHOLD`] with the burst rule of
@@ -59,11 +59,9 @@ pub(crate) fn worth_it(threshold: Option<usize>, len: usize) -> bool {
     if t != DEFAULT_PARALLEL_THRESHOLD || len < WARM_PARALLEL_THRESHOLD {
         return len >= t;
     }
-    let epoch = *EPOCH.get_or_init(Instant::now);
-    // At least 1, so that 0 keeps meaning "none yet".
-    let now = (epoch.elapsed().as_nanos() as u64).max(1);
-    let last = LAST_LARGE.swap(now, Ordering::Relaxed);
-    let burst = last != 0 && now.saturating_sub(last) < BURST.as_nanos() as u64;
+    let now = Instant::now();
+    let burst =
+        LAST_LARGE.with(|last| last.replace(Some(now))).is_some_and(|t| now.duration_since(t) < BURST);
     len >= t || burst || pieces::helper_awake()
 }
 
