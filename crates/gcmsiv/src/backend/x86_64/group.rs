@@ -189,81 +189,149 @@ pub(super) const fn sub_word_mask(rotate: bool) -> [u8; 16] {
     m
 }
 
+/// Registers of a transposed key expansion: register `j` of a quad holds
+/// word `j` of four lanes' keys (`__m128i`), or of four lane pairs'
+/// (`__m256i`, `vaes.rs`). The methods are used only inside functions that
+/// enable the instructions they need.
+pub(super) trait Words: Copy {
+    /// All zero.
+    fn zero() -> Self;
+    /// `a ^ b`.
+    ///
+    /// # Safety
+    /// The caller enables the implementation's features.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// SubWord(RotWord(w)) ^ Rcon (or SubWord(w) with `rotate` false and
+    /// `rcon` 0) of the last word of each lane, in every word.
+    ///
+    /// # Safety
+    /// As [`Words::xor`].
+    unsafe fn sub_word(self, rotate: bool, rcon: i32) -> Self;
+    /// The 4x4 transpose of 32-bit words (in each 128-bit half).
+    ///
+    /// # Safety
+    /// As [`Words::xor`].
+    unsafe fn transpose(x: [Self; 4]) -> [Self; 4];
+}
+
+impl Words for __m128i {
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_setzero_si128() }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_xor_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn sub_word(self, rotate: bool, rcon: i32) -> Self {
+        // SAFETY: 16 readable bytes; the caller enables SSSE3 and AES-NI.
+        unsafe {
+            let mask = _mm_loadu_si128(sub_word_mask(rotate).as_ptr().cast());
+            _mm_aesenclast_si128(_mm_shuffle_epi8(self, mask), _mm_set1_epi32(rcon))
+        }
+    }
+    #[inline(always)]
+    unsafe fn transpose(x: [Self; 4]) -> [Self; 4] {
+        // SAFETY: as above.
+        unsafe { transpose(x) }
+    }
+}
+
+/// Key expansion (FIPS 197) of `quads` quads of lanes, transposed: `k0[q]`
+/// holds the first key block of quad `q`'s four lanes (or pairs), `k1[q]`
+/// the second (AES-256). Each round key of a quad goes to `put(q, r,
+/// keys)`, keys in lane order.
+///
+/// Transposed, register `j` holds word `j` of each lane's key, so one
+/// `aesenclast` does the lanes' SubWord and four XORs their prefix sums,
+/// where lane by lane each takes a dozen instructions. The round keys are
+/// transposed back to be stored and used.
+///
+/// Each quad's expansion is one chain of dependent steps; the quads run
+/// side by side, round by round, so the core has chains to overlap.
+/// Nothing rides on it (the tags or first counter blocks did once, which
+/// kept one chain per quad): what needs the round keys afterwards runs with
+/// every lane in flight.
+///
+/// # Safety
+/// The caller enables `W`'s features.
+#[inline(always)]
+pub(super) unsafe fn expand_transposed<W: Words, const NR: usize, const Q: usize>(
+    quads: usize,
+    k0: &[[W; 4]; Q],
+    k1: &[[W; 4]; Q],
+    mut put: impl FnMut(usize, usize, [W; 4]),
+) {
+    debug_assert!(quads <= Q);
+    // SAFETY (the whole body): the caller enables `W`'s features.
+    unsafe {
+        // w_{j} ^= t, then each word takes the previous one's new value: the
+        // prefix XOR of the key schedule, four lanes at once.
+        let chain = |w: &mut [W; 4], t: W| {
+            w[0] = w[0].xor(t);
+            w[1] = w[1].xor(w[0]);
+            w[2] = w[2].xor(w[1]);
+            w[3] = w[3].xor(w[2]);
+        };
+        let (mut w, mut v) = ([[W::zero(); 4]; Q], [[W::zero(); 4]; Q]);
+        for q in 0..quads {
+            put(q, 0, k0[q]);
+            w[q] = W::transpose(k0[q]);
+            if NR == 14 {
+                put(q, 1, k1[q]);
+                v[q] = W::transpose(k1[q]);
+            }
+        }
+        if NR == 10 {
+            for (r, &rcon) in (1..=NR).zip(&RCON) {
+                for (q, w) in w[..quads].iter_mut().enumerate() {
+                    let t = w[3].sub_word(true, rcon);
+                    chain(w, t);
+                    put(q, r, W::transpose(*w));
+                }
+            }
+        } else {
+            for r in 2..=NR {
+                for q in 0..quads {
+                    // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for
+                    // even round keys, SubWord alone for odd ones.
+                    if r % 2 == 0 {
+                        let t = v[q][3].sub_word(true, RCON[r / 2 - 1]);
+                        chain(&mut w[q], t);
+                        put(q, r, W::transpose(w[q]));
+                    } else {
+                        let t = w[q][3].sub_word(false, 0);
+                        chain(&mut v[q], t);
+                        put(q, r, W::transpose(v[q]));
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Key expansion of each lane's record key (`k[l]`: one block for AES-128,
-/// two for AES-256) into `rk`, the quads of lanes in lockstep.
-///
-/// Four lanes at a time, transposed: register `j` holds word `j` of each
-/// lane's key, so one `aesenclast` does the four lanes' SubWord and four XORs
-/// their prefix sums, where lane by lane each takes a dozen instructions. The
-/// round keys are transposed back to be stored and used.
-///
-/// Each quad's expansion is one chain of dependent steps; a group's two quads
-/// run side by side, round by round, so the core has two chains to overlap.
-/// Nothing rides on it (the tags or first counter blocks did once, which kept
-/// one chain per quad): what needs the round keys afterwards runs with every
-/// lane in flight.
+/// two for AES-256) into `rk`, the quads of lanes in lockstep
+/// ([`expand_transposed`]).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut Schedules<L>) {
     const MAX_QUADS: usize = crate::backend::WIDE_GROUP / 4;
     debug_assert!(L % 4 == 0 && L / 4 <= MAX_QUADS);
-    // SAFETY: 16 readable bytes each.
-    let (rot, plain) = unsafe {
-        (
-            _mm_loadu_si128(sub_word_mask(true).as_ptr().cast()),
-            _mm_loadu_si128(sub_word_mask(false).as_ptr().cast()),
-        )
+    let block = |b: usize| -> [[__m128i; 4]; MAX_QUADS] {
+        core::array::from_fn(|q| core::array::from_fn(|i| if 4 * q < L { k[4 * q + i][b] } else { k[0][b] }))
     };
-    // w_{j} ^= t, then each word takes the previous one's new value: the
-    // prefix XOR of the key schedule, four lanes at once.
-    let chain = |w: &mut [__m128i; 4], t: __m128i| {
-        w[0] = _mm_xor_si128(w[0], t);
-        w[1] = _mm_xor_si128(w[1], w[0]);
-        w[2] = _mm_xor_si128(w[2], w[1]);
-        w[3] = _mm_xor_si128(w[3], w[2]);
-    };
-    let put = |rk: &mut Schedules<L>, q: usize, r: usize, keys: [__m128i; 4]| {
+    let (k0, k1) = (block(0), block(1));
+    let put = |q: usize, r: usize, keys: [__m128i; 4]| {
         for (schedule, key) in rk[4 * q..4 * q + 4].iter_mut().zip(keys) {
             schedule[r].write(key);
         }
     };
-    let (mut w, mut v) = ([[_mm_setzero_si128(); 4]; MAX_QUADS], [[_mm_setzero_si128(); 4]; MAX_QUADS]);
-    for q in 0..L / 4 {
-        let k0 = core::array::from_fn(|i| k[4 * q + i][0]);
-        put(rk, q, 0, k0);
-        w[q] = transpose(k0);
-        if NR == 14 {
-            let k1 = core::array::from_fn(|i| k[4 * q + i][1]);
-            put(rk, q, 1, k1);
-            v[q] = transpose(k1);
-        }
-    }
-    if NR == 10 {
-        for (r, &rcon) in (1..=NR).zip(&RCON) {
-            for (q, w) in w[..L / 4].iter_mut().enumerate() {
-                let t = _mm_aesenclast_si128(_mm_shuffle_epi8(w[3], rot), _mm_set1_epi32(rcon));
-                chain(w, t);
-                put(rk, q, r, transpose(*w));
-            }
-        }
-    } else {
-        for r in 2..=NR {
-            for q in 0..L / 4 {
-                // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for even
-                // round keys, SubWord alone for odd ones.
-                if r % 2 == 0 {
-                    let t =
-                        _mm_aesenclast_si128(_mm_shuffle_epi8(v[q][3], rot), _mm_set1_epi32(RCON[r / 2 - 1]));
-                    chain(&mut w[q], t);
-                    put(rk, q, r, transpose(w[q]));
-                } else {
-                    let t = _mm_aesenclast_si128(_mm_shuffle_epi8(w[q][3], plain), _mm_setzero_si128());
-                    chain(&mut v[q], t);
-                    put(rk, q, r, transpose(v[q]));
-                }
-            }
-        }
-    }
+    // SAFETY: this function enables SSSE3 and AES-NI.
+    unsafe { expand_transposed::<__m128i, NR, MAX_QUADS>(L / 4, &k0, &k1, put) }
 }
 
 /// XORs `keystream` into block `j` of `data`, if it has one (the last may be partial).

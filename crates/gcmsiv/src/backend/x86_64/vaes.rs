@@ -23,9 +23,9 @@
 //! ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]`; callers reach it only through a
 //! [`Features`](super::Features) whose `wide` flag says detection found them.
 
-use super::aesni::{RCON, Schedule, byte_reverse_mask};
+use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce};
-use super::group::{LaneKeys, sub_word_mask, xor_block};
+use super::group::{LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
 use super::partial::load_partial;
 use super::stitched::Stitch;
 use crate::backend::{Block, WIDE_GROUP};
@@ -513,67 +513,50 @@ impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
     }
 }
 
-/// [`LaneKeys::expand`] for [`PairSchedules`].
+/// [`LaneKeys::expand`] for [`PairSchedules`]: quad `q` holds lanes
+/// `4q..4q+4` in the low halves and their pair partners in the high halves,
+/// and its round keys are pair rows `4q..4q+4`.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn expand_pairs<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut PairSchedules) {
-    let rot = _mm256_broadcastsi128_si256(
-        // SAFETY: 16 readable bytes.
-        unsafe { _mm_loadu_si128(sub_word_mask(true).as_ptr().cast()) },
-    );
-    // SAFETY: 16 readable bytes.
-    let plain = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(sub_word_mask(false).as_ptr().cast()) });
-    let chain = |w: &mut [__m256i; 4], t: __m256i| {
-        w[0] = _mm256_xor_si256(w[0], t);
-        w[1] = _mm256_xor_si256(w[1], w[0]);
-        w[2] = _mm256_xor_si256(w[2], w[1]);
-        w[3] = _mm256_xor_si256(w[3], w[2]);
+    const MAX_QUADS: usize = PAIRS / 4;
+    let half = |h: usize| -> [__m128i; L] { core::array::from_fn(|l| k[l][h]) };
+    let quads = |y: [__m256i; PAIRS]| -> [[__m256i; 4]; MAX_QUADS] {
+        core::array::from_fn(|q| core::array::from_fn(|j| y[4 * q + j]))
     };
-    // Quad q: lanes 4q..4q+4 in the low halves, their pair partners in the
-    // high halves; its round keys are pair rows 4q..4q+4. Each quad's
-    // expansion is one chain; the quads run side by side, round by round.
-    let put = |rk: &mut PairSchedules, q: usize, r: usize, keys: [__m256i; 4]| {
+    let (k0, k1) = (quads(pack(&half(0))), quads(pack(&half(1))));
+    let put = |q: usize, r: usize, keys: [__m256i; 4]| {
         for (row, key) in rk[4 * q..4 * q + 4].iter_mut().zip(keys) {
             row[r].write(key);
         }
     };
-    let quad = |y: &[__m256i; PAIRS], q: usize| -> [__m256i; 4] { core::array::from_fn(|j| y[4 * q + j]) };
-    let half = |h: usize| -> [__m128i; L] { core::array::from_fn(|l| k[l][h]) };
-    const MAX_QUADS: usize = PAIRS / 4;
-    let (mut w, mut v) = ([[_mm256_setzero_si256(); 4]; MAX_QUADS], [[_mm256_setzero_si256(); 4]; MAX_QUADS]);
-    let (k0, k1) = (pack(&half(0)), pack(&half(1)));
-    for q in 0..L / 8 {
-        put(rk, q, 0, quad(&k0, q));
-        w[q] = transpose2(quad(&k0, q));
-        if NR == 14 {
-            put(rk, q, 1, quad(&k1, q));
-            v[q] = transpose2(quad(&k1, q));
+    // SAFETY: this function enables AVX2 and VAES.
+    unsafe { expand_transposed::<__m256i, NR, MAX_QUADS>(L / 8, &k0, &k1, put) }
+}
+
+impl Words for __m256i {
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: only called where AVX is enabled (see `Words`).
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: the caller enables AVX2.
+        unsafe { _mm256_xor_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn sub_word(self, rotate: bool, rcon: i32) -> Self {
+        // SAFETY: 16 readable bytes; the caller enables AVX2 and VAES.
+        unsafe {
+            let mask = _mm256_broadcastsi128_si256(_mm_loadu_si128(sub_word_mask(rotate).as_ptr().cast()));
+            aesenclast256(_mm256_shuffle_epi8(self, mask), _mm256_set1_epi32(rcon))
         }
     }
-    if NR == 10 {
-        for (r, &rcon) in (1..=NR).zip(&RCON) {
-            for (q, w) in w[..L / 8].iter_mut().enumerate() {
-                let t = aesenclast256(_mm256_shuffle_epi8(w[3], rot), _mm256_set1_epi32(rcon));
-                chain(w, t);
-                put(rk, q, r, transpose2(*w));
-            }
-        }
-    } else {
-        for r in 2..=NR {
-            for q in 0..L / 8 {
-                // FIPS 197 for Nk = 8, as in `group.rs`.
-                if r % 2 == 0 {
-                    let t =
-                        aesenclast256(_mm256_shuffle_epi8(v[q][3], rot), _mm256_set1_epi32(RCON[r / 2 - 1]));
-                    chain(&mut w[q], t);
-                    put(rk, q, r, transpose2(w[q]));
-                } else {
-                    let t = aesenclast256(_mm256_shuffle_epi8(w[q][3], plain), _mm256_setzero_si256());
-                    chain(&mut v[q], t);
-                    put(rk, q, r, transpose2(v[q]));
-                }
-            }
-        }
+    #[inline(always)]
+    unsafe fn transpose(x: [Self; 4]) -> [Self; 4] {
+        // SAFETY: the caller enables AVX2.
+        unsafe { transpose2(x) }
     }
 }
 
