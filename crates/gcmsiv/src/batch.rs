@@ -68,33 +68,39 @@ impl<A: Aes> GcmSiv<A> {
         for it in items.iter() {
             crate::siv::check_lengths(it.aad.len(), it.buffer.len(), P_MAX, Error::PlaintextTooLong)?;
         }
+        // Round keys of every group, wiped once as this returns.
+        let keys = &mut A::LaneKeys::default();
         if self.key_generating_key().wide_groups() {
-            self.seal_groups::<WIDE_GROUP>(items)
+            self.seal_groups::<WIDE_GROUP>(items, keys)
         } else {
-            self.seal_groups::<GROUP>(items)
+            self.seal_groups::<GROUP>(items, keys)
         }
     }
 
     /// Seals items in fused groups of `G` (falling back to quads for a group
     /// with a message too long to fuse), what is left in groups of
     /// [`GROUP`] and quads, the last few one by one.
-    fn seal_groups<const G: usize>(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error> {
+    fn seal_groups<const G: usize>(
+        &self,
+        items: &mut [BatchItem<'_>],
+        keys: &mut A::LaneKeys,
+    ) -> Result<(), Error> {
         let mut groups = items.chunks_exact_mut(G);
         for group in &mut groups {
             let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
-            if !self.seal_fused(group) {
+            if !self.seal_fused(group, keys) {
                 for quad in group.chunks_exact_mut(QUAD) {
-                    self.seal_quad(quad.try_into().expect("internal error: quad size"))?;
+                    self.seal_quad(quad.try_into().expect("internal error: quad size"), keys)?;
                 }
             }
         }
         let rest = groups.into_remainder();
         if G > GROUP {
-            return self.seal_groups::<GROUP>(rest);
+            return self.seal_groups::<GROUP>(rest, keys);
         }
         let mut quads = rest.chunks_exact_mut(QUAD);
         for quad in &mut quads {
-            self.seal_quad(quad.try_into().expect("internal error: quad size"))?;
+            self.seal_quad(quad.try_into().expect("internal error: quad size"), keys)?;
         }
         self.seal_each(quads.into_remainder())
     }
@@ -118,45 +124,52 @@ impl<A: Aes> GcmSiv<A> {
             )?;
         }
         let results = &mut results[..items.len()];
+        // Round keys of every group, wiped once as this returns.
+        let keys = &mut A::LaneKeys::default();
         if self.key_generating_key().wide_groups() {
-            self.open_groups::<WIDE_GROUP>(items, results);
+            self.open_groups::<WIDE_GROUP>(items, results, keys);
         } else {
-            self.open_groups::<GROUP>(items, results);
+            self.open_groups::<GROUP>(items, results, keys);
         }
         Ok(())
     }
 
     /// Opens items as [`Self::seal_groups`] seals them.
-    fn open_groups<const G: usize>(&self, items: &mut [BatchItem<'_>], results: &mut [Result<(), Error>]) {
+    fn open_groups<const G: usize>(
+        &self,
+        items: &mut [BatchItem<'_>],
+        results: &mut [Result<(), Error>],
+        keys: &mut A::LaneKeys,
+    ) {
         let mut groups = items.chunks_exact_mut(G);
         let mut out = results.chunks_exact_mut(G);
         for (group, res) in (&mut groups).zip(&mut out) {
             let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
-            if !self.open_fused(group, res) {
+            if !self.open_fused(group, res, keys) {
                 for (quad, res) in group.chunks_exact_mut(QUAD).zip(res.chunks_exact_mut(QUAD)) {
-                    self.open_quad(quad.try_into().expect("internal error: quad size"), res);
+                    self.open_quad(quad.try_into().expect("internal error: quad size"), res, keys);
                 }
             }
         }
         let (rest, rest_out) = (groups.into_remainder(), out.into_remainder());
         if G > GROUP {
-            return self.open_groups::<GROUP>(rest, rest_out);
+            return self.open_groups::<GROUP>(rest, rest_out, keys);
         }
         let mut quads = rest.chunks_exact_mut(QUAD);
         let mut out = rest_out.chunks_exact_mut(QUAD);
         for (quad, res) in (&mut quads).zip(&mut out) {
-            self.open_quad(quad.try_into().expect("internal error: quad size"), res);
+            self.open_quad(quad.try_into().expect("internal error: quad size"), res, keys);
         }
         self.open_each(quads.into_remainder(), out.into_remainder());
     }
 
     /// Seals `L` short messages in the backend's fused kernel, if it has one
     /// and they fit; false (nothing touched) otherwise.
-    fn seal_fused<const L: usize>(&self, g: &mut [BatchItem<'_>; L]) -> bool {
+    fn seal_fused<const L: usize>(&self, g: &mut [BatchItem<'_>; L], keys: &mut A::LaneKeys) -> bool {
         let nonces = g.each_ref().map(|it| it.nonce);
         let aads = g.each_ref().map(|it| it.aad);
         let Some(tags) =
-            self.key_generating_key().seal_short(nonces, aads, g.each_mut().map(|it| &mut *it.buffer))
+            self.key_generating_key().seal_lanes(nonces, aads, g.each_mut().map(|it| &mut *it.buffer), keys)
         else {
             return false;
         };
@@ -171,15 +184,17 @@ impl<A: Aes> GcmSiv<A> {
         &self,
         g: &mut [BatchItem<'_>; L],
         results: &mut [Result<(), Error>],
+        keys: &mut A::LaneKeys,
     ) -> bool {
         let nonces = g.each_ref().map(|it| it.nonce);
         let aads = g.each_ref().map(|it| it.aad);
         let received = g.each_ref().map(|it| it.tag);
-        let Some(expected) = self.key_generating_key().open_short(
+        let Some(expected) = self.key_generating_key().open_lanes(
             nonces,
             aads,
             g.each_mut().map(|it| &mut *it.buffer),
             &received,
+            keys,
         ) else {
             return false;
         };
@@ -196,13 +211,18 @@ impl<A: Aes> GcmSiv<A> {
     }
 
     /// Seals QUAD messages: fused if they are short, else one by one.
-    fn seal_quad(&self, g: &mut [BatchItem<'_>; QUAD]) -> Result<(), Error> {
-        if self.seal_fused(g) { Ok(()) } else { self.seal_each(g) }
+    fn seal_quad(&self, g: &mut [BatchItem<'_>; QUAD], keys: &mut A::LaneKeys) -> Result<(), Error> {
+        if self.seal_fused(g, keys) { Ok(()) } else { self.seal_each(g) }
     }
 
     /// Opens QUAD messages, as [`Self::seal_quad`].
-    fn open_quad(&self, g: &mut [BatchItem<'_>; QUAD], results: &mut [Result<(), Error>]) {
-        if !self.open_fused(g, results) {
+    fn open_quad(
+        &self,
+        g: &mut [BatchItem<'_>; QUAD],
+        results: &mut [Result<(), Error>],
+        keys: &mut A::LaneKeys,
+    ) {
+        if !self.open_fused(g, results, keys) {
             self.open_each(g, results);
         }
     }

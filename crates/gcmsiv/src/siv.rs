@@ -81,7 +81,7 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
         check_lengths(aad.len(), buffer.len(), P_MAX, Error::PlaintextTooLong)?;
-        if let Some([tag]) = self.key_generating_key.seal_short([nonce], [aad], [&mut *buffer]) {
+        if let Some(tag) = self.key_generating_key.seal_short(nonce, aad, buffer) {
             return Ok(tag);
         }
         // Kept as one value and used through its fields: destructuring would
@@ -104,8 +104,7 @@ impl<A: Aes> GcmSiv<A> {
         tag: &Block,
     ) -> Result<(), Error> {
         check_lengths(aad.len(), buffer.len(), CIPHERTEXT_BODY_MAX, Error::CiphertextTooLong)?;
-        if let Some([expected]) = self.key_generating_key.open_short([nonce], [aad], [&mut *buffer], &[*tag])
-        {
+        if let Some(expected) = self.key_generating_key.open_short(nonce, aad, buffer, tag) {
             return crate::verify::release_if_tags_match(&expected, tag, buffer);
         }
         let mut keys = self.key_generating_key.derive_record_keys(nonce);

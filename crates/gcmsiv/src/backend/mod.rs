@@ -121,37 +121,57 @@ pub(crate) trait Aes: Sized + Zeroize {
     }
 
     /// Whether batches should hand [`WIDE_GROUP`] messages to one
-    /// [`Aes::seal_short`] call rather than [`GROUP`].
+    /// [`Aes::seal_lanes`] call rather than [`GROUP`].
     fn wide_groups(&self) -> bool {
         false
     }
 
-    /// RFC 8452 section 4's encryption of `L` short messages (each message
-    /// and AAD at most [`SHORT_MAX`] bytes) with this key as the
-    /// key-generating key, in one fused kernel: returns the tags, or `None`
+    /// RFC 8452 section 4's encryption of one message with this key as the
+    /// key-generating key, in one fused kernel: returns the tag, or `None`
     /// if the backend has no such kernel and the mode should run step by step.
-    /// A backend may also take one message (`L == 1`) of any length.
-    fn seal_short<const L: usize>(
-        &self,
-        nonces: [&[u8; 12]; L],
-        aads: [&[u8]; L],
-        data: [&mut [u8]; L],
-    ) -> Option<[Block; L]> {
-        let _ = (nonces, aads, data);
+    fn seal_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+        let _ = (nonce, aad, data);
         None
     }
 
     /// Decryption's counterpart of [`Aes::seal_short`]: CTR from the received
-    /// `tags`, then the tags the plaintexts should have (the caller compares
+    /// `tag`, then the tag the plaintext should have (the caller compares
     /// and releases), or `None` as there.
-    fn open_short<const L: usize>(
+    fn open_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], tag: &Block) -> Option<Block> {
+        let _ = (nonce, aad, data, tag);
+        None
+    }
+
+    /// Memory a batch call lends each of its groups for the lanes' round
+    /// keys, wiped once when it drops (see [`Aes::seal_lanes`]).
+    type LaneKeys: Default;
+
+    /// [`Aes::seal_short`] for `L` messages at once (`L` a multiple of
+    /// [`QUAD`], each message and AAD at most [`SHORT_MAX`] bytes), their
+    /// set-up steps side by side: the tags, or `None` (nothing touched) if
+    /// the backend has no such kernel or a message is too long for it. The
+    /// round keys go to `keys`, which the groups of one batch share.
+    fn seal_lanes<const L: usize>(
+        &self,
+        nonces: [&[u8; 12]; L],
+        aads: [&[u8]; L],
+        data: [&mut [u8]; L],
+        keys: &mut Self::LaneKeys,
+    ) -> Option<[Block; L]> {
+        let _ = (nonces, aads, data, keys);
+        None
+    }
+
+    /// [`Aes::open_short`] for `L` messages at once, as [`Aes::seal_lanes`].
+    fn open_lanes<const L: usize>(
         &self,
         nonces: [&[u8; 12]; L],
         aads: [&[u8]; L],
         data: [&mut [u8]; L],
         tags: &[Block; L],
+        keys: &mut Self::LaneKeys,
     ) -> Option<[Block; L]> {
-        let _ = (nonces, aads, data, tags);
+        let _ = (nonces, aads, data, tags, keys);
         None
     }
 

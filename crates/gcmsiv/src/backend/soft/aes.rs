@@ -309,6 +309,7 @@ macro_rules! portable_aes {
         impl crate::backend::Aes for $name {
             const KEY_LEN: usize = $key_len;
             type Polyval = Polyval;
+            type LaneKeys = ();
 
             fn rekey(&self, key: &[u8]) -> Self {
                 $name(Schedule::expand(&key[..$key_len]))

@@ -4,6 +4,7 @@
 
 use super::super::Block;
 use super::clmul::Powers;
+use super::group::LaneKeyMemory;
 use super::partial::{load_partial, store_partial};
 use super::stitched::Stitch;
 use super::{Features, Polyval};
@@ -521,21 +522,6 @@ fn short_fits<const L: usize>(aads: &[&[u8]; L], data: &[&mut [u8]; L]) -> bool 
     aads.iter().all(|a| a.len() <= SHORT_MAX) && data.iter().all(|d| d.len() <= SHORT_MAX)
 }
 
-/// The one message of a call with `L == 1`; `None` for other lane counts
-/// (which no kernel serves unless a multiple of 4).
-#[allow(clippy::type_complexity)]
-fn one<'a, 'b, const L: usize>(
-    nonces: [&'a [u8; 12]; L],
-    aads: [&'a [u8]; L],
-    data: [&'b mut [u8]; L],
-) -> Option<(&'a [u8; 12], &'a [u8], &'b mut [u8])> {
-    let mut data = data.into_iter();
-    match (L, data.next()) {
-        (1, Some(d)) => Some((nonces[0], aads[0], d)),
-        _ => None,
-    }
-}
-
 /// The `pshufb` mask that reverses the 16 bytes of a block.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -630,50 +616,57 @@ macro_rules! aesni_aes {
             fn wide_groups(&self) -> bool {
                 self.features.wide()
             }
-            fn seal_short<const L: usize>(
+            fn seal_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+                // SAFETY (both): a schedule holds the Features proof; lengths
+                // checked for the short kernel.
+                Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    unsafe { self.seal_one::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
+                } else {
+                    unsafe { self.seal_long::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
+                })
+            }
+            fn open_short(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                data: &mut [u8],
+                tag: &Block,
+            ) -> Option<Block> {
+                // SAFETY (both): as in `seal_short`.
+                Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    unsafe { self.open_one::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
+                } else {
+                    unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
+                })
+            }
+            type LaneKeys = LaneKeyMemory;
+            fn seal_lanes<const L: usize>(
                 &self,
                 nonces: [&[u8; 12]; L],
                 aads: [&[u8]; L],
                 data: [&mut [u8]; L],
+                keys: &mut LaneKeyMemory,
             ) -> Option<[Block; L]> {
-                let short = short_fits(&aads, &data);
-                if L % 4 == 0 && short {
-                    // SAFETY: a schedule holds the Features proof; lengths
-                    // checked; a group's lane count is a multiple of 4.
-                    return Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data) });
+                if L % 4 != 0 || !short_fits(&aads, &data) {
+                    return None;
                 }
-                let (nonce, aad, data) = one(nonces, aads, data)?;
-                // SAFETY (both): a schedule holds the Features proof; lengths
-                // checked for the short kernel.
-                let tag = if short {
-                    unsafe { self.seal_one::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
-                } else {
-                    unsafe { self.seal_long::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
-                };
-                Some([tag; L])
+                // SAFETY: a schedule holds the Features proof; lengths
+                // checked; a multiple of 4 lanes.
+                Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, keys) })
             }
-            fn open_short<const L: usize>(
+            fn open_lanes<const L: usize>(
                 &self,
                 nonces: [&[u8; 12]; L],
                 aads: [&[u8]; L],
                 data: [&mut [u8]; L],
                 tags: &[Block; L],
+                keys: &mut LaneKeyMemory,
             ) -> Option<[Block; L]> {
-                let short = short_fits(&aads, &data);
-                if L % 4 == 0 && short {
-                    // SAFETY: as in `seal_short`.
-                    return Some(unsafe {
-                        self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags)
-                    });
+                if L % 4 != 0 || !short_fits(&aads, &data) {
+                    return None;
                 }
-                let (nonce, aad, data) = one(nonces, aads, data)?;
-                // SAFETY (both): as in `seal_short`.
-                let expected = if short {
-                    unsafe { self.open_one::<{ 2 + $key_len / 8 }>(nonce, aad, data, &tags[0]) }
-                } else {
-                    unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, &tags[0]) }
-                };
-                Some([expected; L])
+                // SAFETY: as in `seal_lanes`.
+                Some(unsafe { self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags, keys) })
             }
             fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
                 // SAFETY: a schedule holds the Features proof of CPU support.

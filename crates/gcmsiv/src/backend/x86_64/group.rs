@@ -19,7 +19,9 @@
 //! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides.
 //!
 //! What is wiped, as in `short.rs`: the round keys, which this kernel puts in
-//! memory on purpose, and the derived keys and H, which live in arrays too
+//! memory on purpose (the batch call's [`LaneKeyMemory`], shared by its
+//! groups and wiped once as the call returns), and the derived keys and H,
+//! which live in arrays too
 //! large for the registers. Blocks the kernel holds in registers (derivation
 //! output, keystream, the expansion's words) are not copied to memory to be
 //! wiped: that copy would be the only place they reached memory (and cost 6
@@ -40,6 +42,36 @@ use zeroize::Zeroize;
 /// of stores per group): key expansion writes rounds 0..=NR of every lane
 /// before anything reads them, and nothing reads past NR.
 type Schedules<const L: usize> = [[MaybeUninit<__m128i>; 15]; L];
+
+/// Bytes of round keys of the largest group: [`Schedules`] of
+/// [`WIDE_GROUP`](crate::backend::WIDE_GROUP) lanes, or the same lanes in
+/// pairs (`vaes.rs`).
+const LANE_KEY_BYTES: usize = crate::backend::WIDE_GROUP * 15 * 16;
+
+/// The memory a batch call lends each of its groups for their round keys
+/// ([`LaneKeys::place`]). Each group's key expansion writes every entry it
+/// later reads, so the groups share it without clearing it in between, and
+/// it is wiped once, as the batch call returns (after each group, the wipe
+/// cost 7-10 cycles per message: one store per round key and lane).
+#[repr(C, align(32))]
+pub(crate) struct LaneKeyMemory {
+    bytes: [MaybeUninit<u8>; LANE_KEY_BYTES],
+    /// Bytes from the start that a group may have written.
+    used: usize,
+}
+
+impl Default for LaneKeyMemory {
+    /// Uninitialized (nothing written, nothing to wipe).
+    fn default() -> Self {
+        LaneKeyMemory { bytes: [MaybeUninit::uninit(); LANE_KEY_BYTES], used: 0 }
+    }
+}
+
+impl Drop for LaneKeyMemory {
+    fn drop(&mut self) {
+        self.bytes[..self.used].zeroize();
+    }
+}
 
 /// One AES instruction (`pxor` for round 0, `aesenc`, `aesenclast`) on four
 /// blocks, block `i` with the round key `240 i` bytes past `$key`: the same
@@ -368,22 +400,29 @@ fn ctr_lanes<const NR: usize, const L: usize>(
     }
 }
 
-/// Zeroes the round keys in use (the rest were never written).
-#[inline]
-fn wipe<const NR: usize, const L: usize>(rk: &mut Schedules<L>) {
-    for keys in rk.iter_mut() {
-        keys[..=NR].zeroize();
-    }
-}
-
 /// A group's round keys and the AES rounds that read them: one row per lane
 /// and one block per instruction ([`Schedules`], any CPU with AES-NI), or
 /// lanes in pairs and two blocks per instruction
 /// ([`PairSchedules`](super::vaes::PairSchedules), `aesni-vaes`). The
 /// group's steps ([`Schedule::seal_with`]) are written once over it.
-pub(super) trait LaneKeys<const NR: usize, const L: usize> {
-    /// Storage for the round keys, not yet written.
-    fn uninit() -> Self;
+///
+/// # Safety
+/// Implementors are arrays of `MaybeUninit` (valid for any bytes, written
+/// or not), as [`LaneKeys::place`] assumes.
+pub(super) unsafe trait LaneKeys<const NR: usize, const L: usize> {
+    /// The round keys' storage in `memory`, not yet written here (anything
+    /// an earlier group left): every entry read is written by
+    /// [`Self::expand`] first. Wiped as `memory` drops.
+    fn place(memory: &mut LaneKeyMemory) -> &mut Self
+    where
+        Self: Sized,
+    {
+        const { assert!(size_of::<Self>() <= LANE_KEY_BYTES && align_of::<Self>() <= 32) };
+        memory.used = memory.used.max(size_of::<Self>());
+        // SAFETY: in bounds and aligned (checked above); valid for any
+        // bytes (the trait's contract); the borrow of `memory` is exclusive.
+        unsafe { &mut *memory.bytes.as_mut_ptr().cast::<Self>() }
+    }
     /// Key expansion of each lane's record key (`k[l]`: one block for
     /// AES-128, two for AES-256).
     ///
@@ -400,15 +439,10 @@ pub(super) trait LaneKeys<const NR: usize, const L: usize> {
     /// # Safety
     /// As [`Self::encrypt`].
     unsafe fn ctr(&self, ctr0: &[__m128i; L], data: &mut [&mut [u8]; L]);
-    /// Zeroes the round keys written.
-    fn wipe(&mut self);
 }
 
-impl<const NR: usize, const L: usize> LaneKeys<NR, L> for Schedules<L> {
-    #[inline(always)]
-    fn uninit() -> Self {
-        [[MaybeUninit::uninit(); 15]; L]
-    }
+// SAFETY: an array of `MaybeUninit`.
+unsafe impl<const NR: usize, const L: usize> LaneKeys<NR, L> for Schedules<L> {
     #[inline(always)]
     unsafe fn expand(&mut self, k: &[[__m128i; 2]; L]) {
         // SAFETY: the caller's CPU supports AES-NI and the rest of the set.
@@ -423,10 +457,6 @@ impl<const NR: usize, const L: usize> LaneKeys<NR, L> for Schedules<L> {
     unsafe fn ctr(&self, ctr0: &[__m128i; L], data: &mut [&mut [u8]; L]) {
         // SAFETY: as above; expanded.
         unsafe { ctr_lanes::<NR, L>(self, ctr0, data) }
-    }
-    #[inline(always)]
-    fn wipe(&mut self) {
-        wipe::<NR, L>(self)
     }
 }
 
@@ -629,13 +659,14 @@ impl<const NR: usize> Schedule<NR> {
         nonces: [&[u8; 12]; L],
         aads: [&[u8]; L],
         data: [&mut [u8]; L],
+        keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY (both): same features, and `wide` proves AVX2 and VAES
         // (`Features::detect_wide`); the caller bounds the lengths.
         if self.features.wide() && L % 8 == 0 {
-            return unsafe { self.seal_group_wide::<NB, L>(nonces, aads, data) };
+            return unsafe { self.seal_group_wide::<NB, L>(nonces, aads, data, keys) };
         }
-        unsafe { self.seal_with::<NB, L, Schedules<L>>(nonces, aads, data) }
+        unsafe { self.seal_with::<NB, L, Schedules<L>>(nonces, aads, data, keys) }
     }
 
     /// Opens `L` short messages in place (CTR from the received `tags`) and
@@ -650,12 +681,13 @@ impl<const NR: usize> Schedule<NR> {
         aads: [&[u8]; L],
         data: [&mut [u8]; L],
         tags: &[Block; L],
+        keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY (both): as in `seal_group`.
         if self.features.wide() && L % 8 == 0 {
-            return unsafe { self.open_group_wide::<NB, L>(nonces, aads, data, tags) };
+            return unsafe { self.open_group_wide::<NB, L>(nonces, aads, data, tags, keys) };
         }
-        unsafe { self.open_with::<NB, L, Schedules<L>>(nonces, aads, data, tags) }
+        unsafe { self.open_with::<NB, L, Schedules<L>>(nonces, aads, data, tags, keys) }
     }
 
     /// [`Self::seal_group`]'s steps with the round keys in `K`; inlined into
@@ -669,6 +701,7 @@ impl<const NR: usize> Schedule<NR> {
         nonces: [&[u8; 12]; L],
         aads: [&[u8]; L],
         mut data: [&mut [u8]; L],
+        keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY: the caller's CPU supports the features of every call
         // here (`K`'s and the baseline set); the caller bounds the lengths.
@@ -676,7 +709,7 @@ impl<const NR: usize> Schedule<NR> {
             let mut h = [_mm_setzero_si128(); L];
             let mut k = [[_mm_setzero_si128(); 2]; L];
             self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
-            let mut rk = K::uninit();
+            let rk = K::place(keys);
             rk.expand(&k);
             k.zeroize();
             let s = self.polyval_lanes(&h, &aads, &data);
@@ -684,7 +717,6 @@ impl<const NR: usize> Schedule<NR> {
             let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
             rk.ctr(&t.map(|t| counter0(t)), &mut data);
-            rk.wipe();
             blocks(&t)
         }
     }
@@ -701,6 +733,7 @@ impl<const NR: usize> Schedule<NR> {
         aads: [&[u8]; L],
         mut data: [&mut [u8]; L],
         tags: &[Block; L],
+        keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY: as in `seal_with`; 16 readable bytes in each tag.
         unsafe {
@@ -708,7 +741,7 @@ impl<const NR: usize> Schedule<NR> {
             let mut k = [[_mm_setzero_si128(); 2]; L];
             self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
             let ctr0: [__m128i; L] = tags.each_ref().map(|t| counter0(_mm_loadu_si128(t.as_ptr().cast())));
-            let mut rk = K::uninit();
+            let rk = K::place(keys);
             rk.expand(&k);
             k.zeroize();
             rk.ctr(&ctr0, &mut data);
@@ -716,7 +749,6 @@ impl<const NR: usize> Schedule<NR> {
             h.zeroize();
             let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
-            rk.wipe();
             blocks(&t)
         }
     }

@@ -25,7 +25,7 @@
 
 use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce};
-use super::group::{LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
+use super::group::{LaneKeyMemory, LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
 use super::partial::load_partial;
 use super::stitched::Stitch;
 use crate::backend::{Block, WIDE_GROUP};
@@ -474,12 +474,8 @@ fn encrypt_pairs<const NR: usize, const L: usize>(y: &mut [__m256i; PAIRS], rk: 
     }
 }
 
-impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
-    #[inline(always)]
-    fn uninit() -> Self {
-        [[MaybeUninit::uninit(); 15]; PAIRS]
-    }
-
+// SAFETY: an array of `MaybeUninit`.
+unsafe impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
     /// `group.rs`'s transposed expansion with two quads in one register:
     /// word `j` of four lanes in the low half and of their pair partners in
     /// the high half, so one `vaesenclast` does SubWord for eight lanes, and
@@ -503,13 +499,6 @@ impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
     unsafe fn ctr(&self, ctr0: &[__m128i; L], data: &mut [&mut [u8]; L]) {
         // SAFETY: as in `expand`.
         unsafe { ctr_pairs::<NR, L>(self, ctr0, data) }
-    }
-
-    #[inline(always)]
-    fn wipe(&mut self) {
-        for keys in self.iter_mut() {
-            keys[..=NR].zeroize();
-        }
     }
 }
 
@@ -648,9 +637,10 @@ impl<const NR: usize> Schedule<NR> {
         nonces: [&[u8; 12]; L],
         aads: [&[u8]; L],
         data: [&mut [u8]; L],
+        keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY: as the caller's.
-        unsafe { self.seal_with::<NB, L, PairSchedules>(nonces, aads, data) }
+        unsafe { self.seal_with::<NB, L, PairSchedules>(nonces, aads, data, keys) }
     }
 
     /// `group.rs`'s `open_group` with the lanes in pairs.
@@ -664,9 +654,10 @@ impl<const NR: usize> Schedule<NR> {
         aads: [&[u8]; L],
         data: [&mut [u8]; L],
         tags: &[Block; L],
+        keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY: as the caller's.
-        unsafe { self.open_with::<NB, L, PairSchedules>(nonces, aads, data, tags) }
+        unsafe { self.open_with::<NB, L, PairSchedules>(nonces, aads, data, tags, keys) }
     }
 
     /// [`Schedule::ctr_stitched`] two blocks per instruction: CTR of each
