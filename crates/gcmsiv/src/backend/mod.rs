@@ -30,7 +30,7 @@ pub(crate) const GROUP: usize = 8;
 pub(crate) const WIDE_GROUP: usize = 16;
 
 /// Messages and AAD up to this long may take the fused short-message kernels
-/// ([`Aes::seal_short`], [`Aes::open_short`]).
+/// ([`Aes::seal_short`], [`Aes::seal_lanes`] and their opening counterparts).
 pub(crate) const SHORT_MAX: usize = 128;
 
 /// An expanded AES key schedule (AES-128 or AES-256) on one backend.
@@ -127,8 +127,9 @@ pub(crate) trait Aes: Sized + Zeroize {
     }
 
     /// RFC 8452 section 4's encryption of one message with this key as the
-    /// key-generating key, in one fused kernel: returns the tag, or `None`
-    /// if the backend has no such kernel and the mode should run step by step.
+    /// key-generating key in the backend's own kernels (one fused kernel up
+    /// to [`SHORT_MAX`] bytes): returns the tag, or `None` if the backend has
+    /// none and the mode should run step by step.
     fn seal_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
         let _ = (nonce, aad, data);
         None

@@ -29,7 +29,7 @@
 //! left on the stack.
 
 use super::aesni::{RCON, Schedule, derivation_blocks};
-use super::clmul::{dot, fold_halves, reduce};
+use super::clmul::{clmul_at, dot, fold_halves, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
 use super::short::{counter0, lengths, tag_input};
 use crate::backend::Block;
@@ -410,6 +410,8 @@ fn ctr_lanes<const NR: usize, const L: usize>(
 /// Implementors are arrays of `MaybeUninit` (valid for any bytes, written
 /// or not), as [`LaneKeys::place`] assumes.
 pub(super) unsafe trait LaneKeys<const NR: usize, const L: usize> {
+    /// POLYVAL of the lanes, laid out as the round keys are.
+    type Hash: LaneHash<L>;
     /// The round keys' storage in `memory`, not yet written here (anything
     /// an earlier group left): every entry read is written by
     /// [`Self::expand`] first. Wiped as `memory` drops.
@@ -443,6 +445,7 @@ pub(super) unsafe trait LaneKeys<const NR: usize, const L: usize> {
 
 // SAFETY: an array of `MaybeUninit`.
 unsafe impl<const NR: usize, const L: usize> LaneKeys<NR, L> for Schedules<L> {
+    type Hash = Lanes<L>;
     #[inline(always)]
     unsafe fn expand(&mut self, k: &[[__m128i; 2]; L]) {
         // SAFETY: the caller's CPU supports AES-NI and the rest of the set.
@@ -495,71 +498,202 @@ unsafe fn polyval_unequal<const L: usize>(
     s
 }
 
-/// POLYVAL(H_l, AAD_l, message_l, length block) for each lane, as
-/// [`polyval_unequal`]; when every lane has the same AAD and message lengths (a
-/// batch of equal records, the common case), each step is the same for every
-/// lane and runs without per-lane decisions.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn polyval_group<const L: usize>(
-    h: &[__m128i; L],
-    aads: &[&[u8]; L],
-    msgs: &[&mut [u8]; L],
-) -> [__m128i; L] {
-    let (a, m) = (aads[0].len(), msgs[0].len());
-    if !(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m)) {
-        // SAFETY: same features.
-        return unsafe { polyval_unequal(h, aads, msgs) };
+/// Where block `j` of each lane's POLYVAL input comes from when every lane
+/// has `a` bytes of AAD and `m` of message: `(true, offset, n)` for AAD
+/// bytes, `(false, offset, n)` for message bytes (`n` at most 16, the last
+/// block of each zero-padded), `None` for the length block.
+#[inline(always)]
+fn source(j: usize, a: usize, m: usize) -> Option<(bool, usize, usize)> {
+    let aad_blocks = a.div_ceil(16);
+    if j < aad_blocks {
+        Some((true, 16 * j, (a - 16 * j).min(16)))
+    } else if 16 * (j - aad_blocks) < m {
+        let off = 16 * (j - aad_blocks);
+        Some((false, off, (m - off).min(16)))
+    } else {
+        None
     }
-    // Karatsuba: three multiplications per block rather than four, with
-    // each H's halves folded once. Four lanes at a time: their keys, folded
-    // keys and accumulators fit in registers, and four chains of
-    // multiplications already fill the multiplier.
-    let step = |s: &mut __m128i, x: __m128i, h: __m128i, hf: __m128i| {
+}
+
+/// The keys and accumulators of POLYVAL for a group's lanes: one lane per
+/// register (`Lanes`) or lanes in pairs (`vaes.rs`). The keys are wiped when
+/// it is dropped.
+pub(super) trait LaneHash<const L: usize>: Sized {
+    /// Accumulators at zero under each lane's `h[l]`.
+    ///
+    /// # Safety
+    /// The CPU must support the implementation's features.
+    unsafe fn new(h: &[__m128i; L]) -> Self;
+    /// One Horner step in every lane: `s_l = (s_l ^ x(l)) * H_l`.
+    ///
+    /// # Safety
+    /// As [`LaneHash::new`].
+    unsafe fn absorb(&mut self, x: impl Fn(usize) -> __m128i);
+    /// Each lane's accumulator.
+    ///
+    /// # Safety
+    /// As [`LaneHash::new`].
+    unsafe fn sums(&self) -> [__m128i; L];
+}
+
+/// POLYVAL(H_l, AAD_l, message_l, length block) for a group's lanes, a
+/// block of every lane at a time (all the lanes' chains side by side). When
+/// every lane has the same AAD and message lengths (a batch of equal
+/// records, the common case), each block is the same step for every lane,
+/// without per-lane decisions; otherwise [`polyval_unequal`] runs at once.
+pub(super) enum GroupHash<'a, const L: usize, H> {
+    /// Equal lengths: `done` of the lanes' blocks absorbed so far.
+    Equal {
+        lanes: H,
+        aad: [*const u8; L],
+        msg: [*const u8; L],
+        a: usize,
+        m: usize,
+        done: usize,
+        inputs: core::marker::PhantomData<&'a [u8]>,
+    },
+    /// Unequal lengths, already hashed.
+    Done([__m128i; L]),
+}
+
+impl<'a, const L: usize, H: LaneHash<L>> GroupHash<'a, L, H> {
+    /// Ready to hash each lane's AAD and message under its `h[l]`.
+    ///
+    /// # Safety
+    /// The CPU must support `H`'s features and the baseline set.
+    #[inline(always)]
+    pub(super) unsafe fn new(h: &[__m128i; L], aads: &'a [&'a [u8]; L], msgs: &'a [&'a mut [u8]; L]) -> Self {
+        let (a, m) = (aads[0].len(), msgs[0].len());
+        if !(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m)) {
+            // SAFETY: the caller's CPU supports the baseline set.
+            return Self::Done(unsafe { polyval_unequal(h, aads, msgs) });
+        }
+        Self::Equal {
+            // SAFETY: as the caller's.
+            lanes: unsafe { H::new(h) },
+            // Raw pointers, not an array of slices: the slices cost 15% of
+            // the whole batch (copies and bounds checks in the unrolled loop).
+            aad: core::array::from_fn(|l| aads[l].as_ptr()),
+            msg: core::array::from_fn(|l| msgs[l].as_ptr()),
+            a,
+            m,
+            done: 0,
+            inputs: core::marker::PhantomData,
+        }
+    }
+
+    /// Blocks per lane, length block included (0 once hashed).
+    #[inline(always)]
+    pub(super) fn blocks(&self) -> usize {
+        match self {
+            Self::Equal { a, m, .. } => a.div_ceil(16) + m.div_ceil(16) + 1,
+            Self::Done(_) => 0,
+        }
+    }
+
+    /// Absorbs every lane's blocks up to `upto`.
+    ///
+    /// # Safety
+    /// As [`Self::new`].
+    #[inline(always)]
+    pub(super) unsafe fn run_to(&mut self, upto: usize) {
+        let blocks = self.blocks();
+        let Self::Equal { lanes, aad, msg, a, m, done, .. } = self else { return };
+        while *done < upto.min(blocks) {
+            // SAFETY (all): the caller's features; every lane has `a` bytes
+            // of AAD and `m` of message, and `source` stays inside them.
+            unsafe {
+                match source(*done, *a, *m) {
+                    Some((is_aad, off, n)) => {
+                        let input = if is_aad { &*aad } else { &*msg };
+                        if n == 16 {
+                            lanes.absorb(|l| _mm_loadu_si128(input[l].add(off).cast()));
+                        } else {
+                            lanes.absorb(|l| load_partial(core::slice::from_raw_parts(input[l].add(off), n)));
+                        }
+                    }
+                    None => {
+                        let lengths = lengths(*a, *m);
+                        lanes.absorb(|_| lengths);
+                    }
+                }
+            }
+            *done += 1;
+        }
+    }
+
+    /// Absorbs what is left and returns each lane's POLYVAL (the keys are
+    /// wiped as `self` drops).
+    ///
+    /// # Safety
+    /// As [`Self::new`].
+    #[inline(always)]
+    pub(super) unsafe fn finish(mut self) -> [__m128i; L] {
+        // SAFETY: as the caller's.
+        unsafe {
+            self.run_to(usize::MAX);
+            match &self {
+                Self::Equal { lanes, .. } => lanes.sums(),
+                Self::Done(s) => *s,
+            }
+        }
+    }
+}
+
+/// One Horner step by Karatsuba: three multiplications rather than four,
+/// with `hf` the halves of `h` folded once. The keys are read from memory by
+/// the multiplications ([`clmul_at`]): held in registers, eight lanes' keys
+/// and accumulators do not fit, and the spilled copies were not wiped.
+#[inline(always)]
+fn karatsuba_step(s: &mut __m128i, x: __m128i, h: &__m128i, hf: &__m128i) {
+    // SAFETY: inlined only into functions that enable PCLMULQDQ.
+    unsafe {
         let a = _mm_xor_si128(*s, x);
-        let lo = _mm_clmulepi64_si128::<0x00>(a, h);
-        let hi = _mm_clmulepi64_si128::<0x11>(a, h);
-        let mid = _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(fold_halves(a), hf), _mm_xor_si128(lo, hi));
+        let lo = clmul_at::<0x00>(a, h);
+        let hi = clmul_at::<0x11>(a, h);
+        let mid = _mm_xor_si128(clmul_at::<0x00>(fold_halves(a), hf), _mm_xor_si128(lo, hi));
         *s = reduce((
             _mm_xor_si128(lo, _mm_slli_si128::<8>(mid)),
             _mm_xor_si128(hi, _mm_srli_si128::<8>(mid)),
         ));
-    };
-    let lengths = lengths(a, m);
-    let mut s = [_mm_setzero_si128(); L];
-    for q in (0..L).step_by(4) {
-        let h: [__m128i; 4] = core::array::from_fn(|l| h[q + l]);
-        let hf = h.map(|h| fold_halves(h));
-        let s: &mut [__m128i; 4] = (&mut s[q..q + 4]).try_into().expect("four lanes");
-        // Raw pointers, not an array of slices: the slices cost 15% of the
-        // whole batch here (copies and bounds checks in the unrolled loop).
-        let aad: [*const u8; 4] = core::array::from_fn(|l| aads[q + l].as_ptr());
-        let msg: [*const u8; 4] = core::array::from_fn(|l| msgs[q + l].as_ptr());
-        for (len, input) in [(a, aad), (m, msg)] {
-            let mut i = 0;
-            while i + 16 <= len {
-                for l in 0..4 {
-                    // SAFETY: 16 readable bytes at i (every lane has `len` bytes).
-                    step(&mut s[l], unsafe { _mm_loadu_si128(input[l].add(i).cast()) }, h[l], hf[l]);
-                }
-                i += 16;
-            }
-            if i < len {
-                for l in 0..4 {
-                    // SAFETY: the lane's last `len - i` bytes, inside it.
-                    let rest = unsafe { core::slice::from_raw_parts(input[l].add(i), len - i) };
-                    step(&mut s[l], load_partial(rest), h[l], hf[l]);
-                }
-            }
-        }
-        for l in 0..4 {
-            step(&mut s[l], lengths, h[l], hf[l]);
+    }
+}
+
+/// [`LaneHash`] one lane per register: each lane's H and folded H, and its
+/// accumulator.
+pub(super) struct Lanes<const L: usize> {
+    h: [__m128i; L],
+    hf: [__m128i; L],
+    s: [__m128i; L],
+}
+
+impl<const L: usize> LaneHash<L> for Lanes<L> {
+    #[inline(always)]
+    unsafe fn new(h: &[__m128i; L]) -> Self {
+        // SAFETY: as the caller's (SSE2 at least).
+        unsafe { Self { h: *h, hf: h.map(|h| fold_halves(h)), s: [_mm_setzero_si128(); L] } }
+    }
+
+    #[inline(always)]
+    unsafe fn absorb(&mut self, x: impl Fn(usize) -> __m128i) {
+        // Every lane's step side by side: L chains of multiplications, as
+        // many as fill the multiplier.
+        for l in 0..L {
+            karatsuba_step(&mut self.s[l], x(l), &self.h[l], &self.hf[l]);
         }
     }
-    s
+
+    #[inline(always)]
+    unsafe fn sums(&self) -> [__m128i; L] {
+        self.s
+    }
+}
+
+impl<const L: usize> Drop for Lanes<L> {
+    fn drop(&mut self) {
+        self.h.zeroize();
+        self.hf.zeroize();
+    }
 }
 
 /// The lanes' blocks as bytes.
@@ -619,33 +753,6 @@ impl<const NR: usize> Schedule<NR> {
                 k[c + i] = [pair(NB * i + 2), if NB == 6 { pair(NB * i + 4) } else { _mm_setzero_si128() }];
             }
         }
-    }
-
-    /// [`polyval_group`], two lanes per instruction where the CPU can (a
-    /// group of eight with equal lengths on `aesni-vaes`).
-    ///
-    /// # Safety
-    /// As [`polyval_group`].
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn polyval_lanes<const L: usize>(
-        &self,
-        h: &[__m128i; L],
-        aads: &[&[u8]; L],
-        msgs: &[&mut [u8]; L],
-    ) -> [__m128i; L] {
-        let (a, m) = (aads[0].len(), msgs[0].len());
-        if self.features.wide()
-            && L % 8 == 0
-            && aads.iter().all(|x| x.len() == a)
-            && msgs.iter().all(|x| x.len() == m)
-        {
-            // SAFETY: `wide` proves AVX2 and VPCLMULQDQ
-            // (`Features::detect_wide`); the lengths are equal (checked).
-            return unsafe { super::vaes::polyval_pairs(h, aads, msgs) };
-        }
-        // SAFETY: same features and conditions.
-        unsafe { polyval_group(h, aads, msgs) }
     }
 
     /// Seals `L` short messages in place and returns their tags.
@@ -712,7 +819,7 @@ impl<const NR: usize> Schedule<NR> {
             let rk = K::place(keys);
             rk.expand(&k);
             k.zeroize();
-            let s = self.polyval_lanes(&h, &aads, &data);
+            let s = GroupHash::<L, K::Hash>::new(&h, &aads, &data).finish();
             h.zeroize();
             let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
@@ -745,7 +852,7 @@ impl<const NR: usize> Schedule<NR> {
             rk.expand(&k);
             k.zeroize();
             rk.ctr(&ctr0, &mut data);
-            let s = self.polyval_lanes(&h, &aads, &data);
+            let s = GroupHash::<L, K::Hash>::new(&h, &aads, &data).finish();
             h.zeroize();
             let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);

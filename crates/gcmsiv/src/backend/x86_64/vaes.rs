@@ -5,7 +5,7 @@
 //!
 //! The batch groups run here too, with lanes in pairs (two messages per
 //! instruction) from derivation to CTR: [`PairSchedules`] and
-//! [`polyval_pairs`], driven by `group.rs`'s steps.
+//! [`PairHash`] (POLYVAL), driven by `group.rs`'s steps.
 //!
 //! Everything else (key expansion, the fused one-message kernels, partial
 //! chunks, tails) is the `aesni-clmul` code: this file takes over only the
@@ -25,8 +25,7 @@
 
 use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce};
-use super::group::{LaneKeyMemory, LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
-use super::partial::load_partial;
+use super::group::{LaneHash, LaneKeyMemory, LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
 use super::stitched::Stitch;
 use crate::backend::{Block, WIDE_GROUP};
 use core::arch::x86_64::*;
@@ -276,85 +275,71 @@ fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
     reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))))
 }
 
-/// POLYVAL(H_l, AAD_l, message_l, length block) for a batch group's `L`
-/// lanes (8 or 16), all with the same AAD and message lengths, two lanes
-/// per instruction: register `i` carries lanes `i` and `i + L / 2` (the
-/// pairs of [`pack`]), so each Horner step of Karatsuba's three products
-/// and the two-step reduction costs five `vpclmulqdq` for two lanes, where
-/// one block per instruction takes five for one (on Zen 4 both widths
-/// issue at the same rate). Each lane's H and folded H sit in a table read
-/// by the multiplications as memory operands and wiped at the end, so no
-/// copy reaches the stack.
-///
-/// # Safety
-/// The CPU must support the enabled features; every lane's AAD and message
-/// have the lengths of lane 0's.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-pub(super) unsafe fn polyval_pairs<const L: usize>(
-    h: &[__m128i; L],
-    aads: &[&[u8]; L],
-    msgs: &[&mut [u8]; L],
-) -> [__m128i; L] {
-    let (a, m) = (aads[0].len(), msgs[0].len());
-    debug_assert!(aads.iter().all(|x| x.len() == a) && msgs.iter().all(|x| x.len() == m));
-    debug_assert!(L % 8 == 0 && L <= WIDE_GROUP);
-    // keys[i]: the H of pair i (lanes i and i + L / 2); keys[PAIRS + i]:
-    // their halves folded (Karatsuba).
-    let mut keys = [_mm256_setzero_si256(); 2 * PAIRS];
-    let packed = pack(h);
-    for i in 0..L / 2 {
-        keys[i] = packed[i];
-        keys[PAIRS + i] = _mm256_xor_si256(packed[i], _mm256_shuffle_epi32::<0x4e>(packed[i]));
-    }
-    let poly = _mm256_set1_epi64x(0xc200_0000_0000_0000u64 as i64);
-    let step = |s: &mut __m256i, x: __m256i, key: &__m256i, folded: &__m256i| {
-        let a = _mm256_xor_si256(*s, x);
-        let lo = clmul256_at::<0x00>(a, key);
-        let hi = clmul256_at::<0x11>(a, key);
-        let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-        let mid = _mm256_xor_si256(clmul256_at::<0x00>(f, folded), _mm256_xor_si256(lo, hi));
-        // As `reduce` (clmul.rs), in each lane.
-        let mut lo = _mm256_xor_si256(lo, _mm256_slli_si256::<8>(mid));
-        let hi = _mm256_xor_si256(hi, _mm256_srli_si256::<8>(mid));
-        for _ in 0..2 {
-            let t = clmul256::<0x00>(lo, poly);
-            lo = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(lo), t);
-        }
-        *s = _mm256_xor_si256(hi, lo);
-    };
-    let lengths = _mm256_broadcastsi128_si256(super::short::lengths(a, m));
-    let mut s = [_mm256_setzero_si256(); PAIRS];
-    // Raw pointers, as in `group.rs`: an array of slices costs copies and
-    // bounds checks in the unrolled loop.
-    let aad: [*const u8; L] = core::array::from_fn(|l| aads[l].as_ptr());
-    let msg: [*const u8; L] = core::array::from_fn(|l| msgs[l].as_ptr());
-    for (len, input) in [(a, aad), (m, msg)] {
-        let mut i = 0;
-        while i + 16 <= len {
-            for (p, s) in s[..L / 2].iter_mut().enumerate() {
-                // SAFETY: 16 readable bytes at i in lanes p and p + L / 2 (every
-                // lane has `len` bytes).
-                let x =
-                    unsafe { _mm256_loadu2_m128i(input[p + L / 2].add(i).cast(), input[p].add(i).cast()) };
-                step(s, x, &keys[p], &keys[PAIRS + p]);
+/// [`LaneHash`] for a batch group's `L` lanes (8 or 16) two lanes per
+/// instruction: register `i` carries lanes `i` and `i + L / 2` (the pairs of
+/// [`pack`]), so each Horner step of Karatsuba's three products and the
+/// two-step reduction costs five `vpclmulqdq` for two lanes, where one block
+/// per instruction takes five for one (on Zen 4 both widths issue at the
+/// same rate). Each pair's H and folded H sit in a table read by the
+/// multiplications as memory operands and wiped on drop, so no copy reaches
+/// the stack.
+pub(super) struct PairHash<const L: usize> {
+    /// `keys[i]`: the H of pair `i`; `keys[PAIRS + i]`: its halves folded.
+    keys: [__m256i; 2 * PAIRS],
+    s: [__m256i; PAIRS],
+}
+
+impl<const L: usize> LaneHash<L> for PairHash<L> {
+    #[inline(always)]
+    unsafe fn new(h: &[__m128i; L]) -> Self {
+        debug_assert!(L % 8 == 0 && L <= WIDE_GROUP);
+        // SAFETY: the caller enables AVX2.
+        unsafe {
+            let mut keys = [_mm256_setzero_si256(); 2 * PAIRS];
+            let packed = pack(h);
+            for i in 0..L / 2 {
+                keys[i] = packed[i];
+                keys[PAIRS + i] = _mm256_xor_si256(packed[i], _mm256_shuffle_epi32::<0x4e>(packed[i]));
             }
-            i += 16;
+            Self { keys, s: [_mm256_setzero_si256(); PAIRS] }
         }
-        if i < len {
-            for (p, s) in s[..L / 2].iter_mut().enumerate() {
-                // SAFETY: the lanes' last `len - i` bytes, inside them.
-                let rest = |l: usize| unsafe { core::slice::from_raw_parts(input[l].add(i), len - i) };
-                let x = _mm256_set_m128i(load_partial(rest(p + L / 2)), load_partial(rest(p)));
-                step(s, x, &keys[p], &keys[PAIRS + p]);
+    }
+
+    #[inline(always)]
+    unsafe fn absorb(&mut self, x: impl Fn(usize) -> __m128i) {
+        // SAFETY: the caller enables AVX2 and VPCLMULQDQ.
+        unsafe {
+            let poly = _mm256_set1_epi64x(0xc200_0000_0000_0000u64 as i64);
+            for p in 0..L / 2 {
+                let (key, folded) = (&self.keys[p], &self.keys[PAIRS + p]);
+                let a = _mm256_xor_si256(self.s[p], _mm256_set_m128i(x(p + L / 2), x(p)));
+                let lo = clmul256_at::<0x00>(a, key);
+                let hi = clmul256_at::<0x11>(a, key);
+                let f = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+                let mid = _mm256_xor_si256(clmul256_at::<0x00>(f, folded), _mm256_xor_si256(lo, hi));
+                // As `reduce` (clmul.rs), in each lane.
+                let mut lo = _mm256_xor_si256(lo, _mm256_slli_si256::<8>(mid));
+                let hi = _mm256_xor_si256(hi, _mm256_srli_si256::<8>(mid));
+                for _ in 0..2 {
+                    let t = clmul256::<0x00>(lo, poly);
+                    lo = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(lo), t);
+                }
+                self.s[p] = _mm256_xor_si256(hi, lo);
             }
         }
     }
-    for (p, s) in s[..L / 2].iter_mut().enumerate() {
-        step(s, lengths, &keys[p], &keys[PAIRS + p]);
+
+    #[inline(always)]
+    unsafe fn sums(&self) -> [__m128i; L] {
+        // SAFETY: the caller enables AVX2.
+        unsafe { unpack(&self.s) }
     }
-    keys.zeroize();
-    unpack(&s)
+}
+
+impl<const L: usize> Drop for PairHash<L> {
+    fn drop(&mut self) {
+        self.keys.zeroize();
+    }
 }
 
 /// Lane pairs of a group of at most [`WIDE_GROUP`] lanes.
@@ -362,7 +347,7 @@ const PAIRS: usize = WIDE_GROUP / 2;
 
 /// A batch group's round keys with its `L` lanes in pairs: entry `[i][r]`
 /// holds round key `r` of lanes `i` and `i + L / 2` (the pairs of
-/// [`pack`], as in [`polyval_pairs`]), so the group's tags and CTR run two
+/// [`pack`], as in [`PairHash`]), so the group's tags and CTR run two
 /// lanes per `vaesenc` with the keys as memory operands. Rows past `L / 2`
 /// and entries past NR unused and left unwritten, as in `group.rs`.
 pub(super) type PairSchedules = [[MaybeUninit<__m256i>; 15]; PAIRS];
@@ -476,6 +461,8 @@ fn encrypt_pairs<const NR: usize, const L: usize>(y: &mut [__m256i; PAIRS], rk: 
 
 // SAFETY: an array of `MaybeUninit`.
 unsafe impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
+    type Hash = PairHash<L>;
+
     /// `group.rs`'s transposed expansion with two quads in one register:
     /// word `j` of four lanes in the low half and of their pair partners in
     /// the high half, so one `vaesenclast` does SubWord for eight lanes, and
