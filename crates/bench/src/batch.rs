@@ -48,9 +48,16 @@ pub fn print(key_bits: usize, rounds: usize) {
         "| bytes | op | ours batch | ours 1 by 1 | aws-lc-rs 1 by 1 | batch vs aws-lc-rs | batch vs ours 1 by 1 |"
     );
     println!("|---|---|---|---|---|---|---|");
-    for size in [16usize, 32, 64, 200] {
+    // Equal lengths (a batch of like records), then a mix of 16 to 512 bytes.
+    let mut cases: Vec<(String, Vec<usize>)> =
+        [16usize, 32, 64, 200, 512, 1024].iter().map(|&n| (n.to_string(), vec![n; MESSAGES])).collect();
+    cases.push((
+        "16-512 mixed".into(),
+        (0..MESSAGES).map(|i| [16, 512, 64, 300, 32, 200, 128, 450][i % 8]).collect(),
+    ));
+    for (size, lens) in &cases {
         let nonces: Vec<[u8; 12]> = (0..MESSAGES).map(|i| [i as u8; 12]).collect();
-        let mut bufs: Vec<Vec<u8>> = vec![vec![7u8; size]; MESSAGES];
+        let mut bufs: Vec<Vec<u8>> = lens.iter().map(|&n| vec![7u8; n]).collect();
         let mut tags = vec![[0u8; 16]; MESSAGES];
         let mut sealed: Vec<Vec<u8>> = Vec::new();
         for i in 0..MESSAGES {
@@ -71,8 +78,8 @@ pub fn print(key_bits: usize, rounds: usize) {
                             b.copy_from_slice(s);
                         }
                         for (a, (c, t)) in aws_buf.iter_mut().zip(sealed.iter().zip(&tags)) {
-                            a[..size].copy_from_slice(c);
-                            a[size..].copy_from_slice(t);
+                            a[..c.len()].copy_from_slice(c);
+                            a[c.len()..].copy_from_slice(t);
                         }
                     }
                     let start = tsc();

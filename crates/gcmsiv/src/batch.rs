@@ -3,10 +3,12 @@
 //! Sealing a short message is mostly set-up: record-key derivation, key
 //! expansion, the tag and the first counter block are chains of dependent AES
 //! rounds. Where the backend has a fused kernel for short messages, a batch
-//! runs the set-up of [`GROUP`] of them (or [`QUAD`]) side by side, each step
-//! for all of them before the next. Longer messages, and every message on a
-//! backend without such a kernel, take the one-message path: their set-up is
-//! a small part of their cost. (A path that interleaved the steps of four
+//! runs the set-up of [`GROUP`] of them (or [`QUAD`], or [`WIDE_GROUP`]) side
+//! by side, each step for all of them before the next; the backend decides
+//! which groups it takes (on x86-64: all short, or equal lengths up to 256 or
+//! 512 bytes). The rest, and every message on a backend without such a
+//! kernel, take the one-message path: their set-up is a small part of their
+//! cost. (A path that interleaved the steps of four
 //! messages of up to 256 bytes through the generic step-by-step interface
 //! measured 6-26% slower than one message at a time, and moved record keys
 //! through memory that nothing wiped; it was removed.)

@@ -113,6 +113,30 @@ fn equal_length_batches_match_single_calls() {
     }
 }
 
+/// Batches past the one-message fused kernel (128 bytes), up to and past the
+/// longest a group kernel takes (256 bytes with one lane per register, 512
+/// with lanes in pairs): lengths across every block boundary there, AAD
+/// that alone crosses the limits, groups of equal lengths and of mixed ones
+/// (a group with one lane too long goes one message at a time).
+#[test]
+fn longer_batches_match_single_calls() {
+    let lens = (130..=520).step_by(13).chain([144, 255, 256, 257, 271, 511, 512, 513]);
+    for (i, m) in lens.enumerate() {
+        let key: &[u8] = if i % 2 == 0 { &[10; 16] } else { &[11; 32] };
+        check(key, &[(i % 3 * 5, m); 20], &[2, 17]);
+    }
+    for aad in [200, 255, 256, 257, 511, 512, 513] {
+        check(&[12; 16], &[(aad, 40); 16], &[0]);
+        check(&[13; 32], &[(aad, 300); 8], &[7]);
+    }
+    let mixed: Vec<(usize, usize)> =
+        (0..40).map(|i| (i % 4 * 9, [16, 300, 129, 256, 257, 512, 513, 1, 64, 400][i % 10])).collect();
+    check(&[14; 16], &mixed, &[3, 4, 5, 6, 39]);
+    check(&[15; 32], &mixed[..24], &[0, 23]);
+    let ragged: Vec<(usize, usize)> = (0..32).map(|i| (0, 16 * i + i % 5)).collect();
+    check(&[16; 16], &ragged, &[31]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
     #[test]

@@ -29,8 +29,8 @@ pub(crate) const GROUP: usize = 8;
 /// left half of them idle: 20% slower).
 pub(crate) const WIDE_GROUP: usize = 16;
 
-/// Messages and AAD up to this long may take the fused short-message kernels
-/// ([`Aes::seal_short`], [`Aes::seal_lanes`] and their opening counterparts).
+/// Messages and AAD up to this long may take the fused short-message kernel
+/// of [`Aes::seal_short`] and [`Aes::open_short`].
 pub(crate) const SHORT_MAX: usize = 128;
 
 /// An expanded AES key schedule (AES-128 or AES-256) on one backend.
@@ -148,8 +148,8 @@ pub(crate) trait Aes: Sized + Zeroize {
     type LaneKeys: Default;
 
     /// [`Aes::seal_short`] for `L` messages at once (`L` a multiple of
-    /// [`QUAD`], each message and AAD at most [`SHORT_MAX`] bytes), their
-    /// set-up steps side by side: the tags, or `None` (nothing touched) if
+    /// [`QUAD`]; each message and AAD no longer than the backend takes),
+    /// their set-up steps side by side: the tags, or `None` (nothing touched) if
     /// the backend has no such kernel or a message is too long for it. The
     /// round keys go to `keys`, which the groups of one batch share.
     fn seal_lanes<const L: usize>(

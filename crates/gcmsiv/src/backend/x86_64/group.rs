@@ -16,7 +16,10 @@
 //!
 //! Like `short.rs`, this spells out the mode's steps for speed alone; the tests
 //! hold batches to the step-by-step path at every length up to
-//! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides.
+//! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides, and to one
+//! message at a time past it, beyond the longest a group takes (`aesni.rs`,
+//! `lanes_fit`: any length works, the limit is where one message at a time
+//! becomes faster).
 //!
 //! What is wiped, as in `short.rs`: the round keys, which this kernel puts in
 //! memory on purpose (the batch call's [`LaneKeyMemory`], shared by its
@@ -758,8 +761,9 @@ impl<const NR: usize> Schedule<NR> {
     /// Seals `L` short messages in place and returns their tags.
     ///
     /// # Safety
-    /// The CPU must support the enabled features; every message and AAD at
-    /// most `SHORT_MAX` bytes; `L` a multiple of 4.
+    /// The CPU must support the enabled features; `L` a multiple of 4. (Any
+    /// lengths are correct; callers keep them within `lanes_fit`'s limit,
+    /// past which one message at a time is faster.)
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     pub(super) unsafe fn seal_group<const NB: usize, const L: usize>(
         &self,
