@@ -637,7 +637,10 @@ macro_rules! aesni_aes {
                 unsafe { self.ctr32le_then_polyval(counter, data, hash) }
             }
             fn wide_groups(&self) -> bool {
-                self.features.wide()
+                // Sixteen lanes one per register too for AES-256, whose
+                // derivation is 24 blocks per quad: seals 4-5% faster, opens
+                // 1-3%; for AES-128 sixteen measured 6-16 cycles slower.
+                self.features.wide() || $nr == 14
             }
             fn seal_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
                 // SAFETY (both): a schedule holds the Features proof; lengths
