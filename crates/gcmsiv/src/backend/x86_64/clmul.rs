@@ -30,7 +30,7 @@ pub(crate) struct Polyval {
 /// built per pass and wiped after, cost an open or seal of a few KiB about
 /// 40 stores.)
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub(crate) struct Powers {
     /// `h[k]` = H^(8-k).
     pub(super) h: [__m128i; WIDTH],
@@ -189,7 +189,7 @@ fn absorb_blocks<const REVERSED: bool>(
     let mut blocks = blocks;
     if features.wide() {
         // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
-        let (t, done) = unsafe { super::vaes::polyval_chunks_wide::<REVERSED>(*s, powers, blocks) };
+        let (t, done) = unsafe { super::vaes::polyval_chunks_wide::<REVERSED>(features, *s, powers, blocks) };
         *s = t;
         blocks = &blocks[done..];
     }

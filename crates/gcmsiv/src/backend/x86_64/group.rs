@@ -355,7 +355,7 @@ pub(super) unsafe fn expand_transposed<W: Words, const NR: usize, const Q: usize
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut Schedules<L>) {
     const MAX_QUADS: usize = crate::backend::WIDE_GROUP / 4;
-    debug_assert!(L % 4 == 0 && L / 4 <= MAX_QUADS);
+    debug_assert!(L.is_multiple_of(4) && L / 4 <= MAX_QUADS);
     let block = |b: usize| -> [[__m128i; 4]; MAX_QUADS] {
         core::array::from_fn(|q| core::array::from_fn(|i| if 4 * q < L { k[4 * q + i][b] } else { k[0][b] }))
     };
@@ -774,7 +774,7 @@ impl<const NR: usize> Schedule<NR> {
     ) -> [Block; L] {
         // SAFETY (both): same features, and `wide` proves AVX2 and VAES
         // (`Features::detect_wide`); the caller bounds the lengths.
-        if self.features.wide() && L % 8 == 0 {
+        if self.features.wide() && L.is_multiple_of(8) {
             return unsafe { self.seal_group_wide::<NB, L>(nonces, aads, data, keys) };
         }
         unsafe { self.seal_with::<NB, L, Schedules<L>>(nonces, aads, data, keys) }
@@ -795,7 +795,7 @@ impl<const NR: usize> Schedule<NR> {
         keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY (both): as in `seal_group`.
-        if self.features.wide() && L % 8 == 0 {
+        if self.features.wide() && L.is_multiple_of(8) {
             return unsafe { self.open_group_wide::<NB, L>(nonces, aads, data, tags, keys) };
         }
         unsafe { self.open_with::<NB, L, Schedules<L>>(nonces, aads, data, tags, keys) }

@@ -52,7 +52,7 @@ impl<const NR: usize> Schedule<NR> {
         // can (`aesni-vaes`); the rest, or all of it, one block at a time.
         let (s, done) = if self.features.wide() {
             // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
-            unsafe { super::vaes::polyval_chunks_wide::<false>(s, &powers, data) }
+            unsafe { super::vaes::polyval_chunks_wide::<false>(self.features, s, &powers, data) }
         } else {
             (s, 0)
         };

@@ -28,30 +28,41 @@ pub(crate) use clmul::Polyval;
 
 cpufeatures::new!(cpuid_aes_clmul, "aes", "pclmulqdq", "ssse3", "sse4.1");
 cpufeatures::new!(cpuid_vaes, "avx", "avx2", "vaes", "vpclmulqdq");
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw", "avx512vl");
 
 /// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if
-/// `wide`, AVX, AVX2, VAES and VPCLMULQDQ too.
+/// `wide`, AVX, AVX2, VAES and VPCLMULQDQ too, and, if `zmm`, AVX-512 F, BW
+/// and VL besides.
 ///
 /// Constructed only by [`Features::detect`] and [`Features::detect_wide`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Features {
     wide: bool,
+    zmm: bool,
 }
 
 impl Features {
     /// Checks the CPU once (the answer is cached by `cpufeatures`) for the
     /// `aesni-clmul` backend.
     pub(crate) fn detect() -> Option<Self> {
-        cpuid_aes_clmul::get().then_some(Features { wide: false })
+        cpuid_aes_clmul::get().then_some(Features { wide: false, zmm: false })
     }
 
-    /// The same for the `aesni-vaes` backend: also AVX, AVX2, VAES and VPCLMULQDQ.
+    /// The same for the `aesni-vaes` backend: also AVX, AVX2, VAES and
+    /// VPCLMULQDQ; and whether AVX-512 F, BW and VL are there too (for the
+    /// one pass that gains from 512-bit registers, `vaes.rs`).
     pub(crate) fn detect_wide() -> Option<Self> {
-        (cpuid_aes_clmul::get() && cpuid_vaes::get()).then_some(Features { wide: true })
+        (cpuid_aes_clmul::get() && cpuid_vaes::get())
+            .then(|| Features { wide: true, zmm: cpuid_avx512::get() })
     }
 
     /// Whether this proof covers AVX, AVX2, VAES and VPCLMULQDQ.
     pub(crate) fn wide(self) -> bool {
         self.wide
+    }
+
+    /// Whether this proof also covers AVX-512 F, BW and VL (with `wide`).
+    pub(crate) fn zmm(self) -> bool {
+        self.wide && self.zmm
     }
 }

@@ -130,7 +130,7 @@ pub(super) fn expand_riding<const NR: usize, const B: usize>(
         unroll!(R in [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
             // FIPS 197 for Nk = 8: SubWord(RotWord) with Rcon for even round
             // keys, SubWord alone for odd ones.
-            let sub = if R % 2 == 0 { sub_rot_word(rk[R - 1], RCON[R / 2 - 1]) } else { sub_word(rk[R - 1]) };
+            let sub = if R.is_multiple_of(2) { sub_rot_word(rk[R - 1], RCON[R / 2 - 1]) } else { sub_word(rk[R - 1]) };
             rk[R] = _mm_xor_si128(prefix_xor(rk[R - 2]), sub);
             round_with::<NR, B>(riders, rk[R], rk, R);
         });
@@ -174,7 +174,7 @@ unsafe fn polyval_two_chains(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
         let x = load_padded(chunk);
         if i + 2 == m {
             last = x;
-        } else if (m - i) % 2 == 0 {
+        } else if (m - i).is_multiple_of(2) {
             even = dot(_mm_xor_si128(even, x), h2);
         } else {
             odd = dot(_mm_xor_si128(odd, x), h2);
