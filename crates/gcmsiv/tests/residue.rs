@@ -1,7 +1,7 @@
 //! What a call leaves behind: after sealing or opening returns, the stack
 //! memory its frames used holds no copy of the key schedules (the
 //! key-generating key's and the per-nonce encryption key's round keys), of
-//! the per-nonce authentication key H, or of its powers H^2..H^8 (each
+//! the per-nonce authentication key H, or of its powers H^2..H^16 (each
 //! reveals H). The same for AES-GCM: its key schedule, H and the POLYVAL key
 //! and powers derived from it.
 //!
@@ -197,12 +197,12 @@ fn secrets(key: &[u8], nonce: &[u8; 12]) -> Vec<(String, [u8; 16])> {
     out
 }
 
-/// `h` and H^2..H^8 in the dot-product sense (H^(k+1) = dot(H^k, H) =
-/// POLYVAL_H(H^k)), the table the bulk kernels build: each reveals H.
+/// `h` and H^2..H^16 in the dot-product sense (H^(k+1) = dot(H^k, H) =
+/// POLYVAL_H(H^k)), the tables the bulk kernels build (H^9..H^16 for the 512-bit passes): each reveals H.
 fn powers(name: &str, h: &[u8; 16]) -> Vec<(String, [u8; 16])> {
     let mut out = vec![(name.to_string(), *h)];
     let mut power = *h;
-    for k in 2..=8 {
+    for k in 2..=16 {
         let mut p = gcmsiv::hazmat::Polyval::new(h);
         p.update_padded(&power);
         power = p.finalize();
