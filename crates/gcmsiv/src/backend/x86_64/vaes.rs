@@ -42,72 +42,47 @@ use zeroize::Zeroize;
 /// Blocks per chunk: four registers of two blocks.
 const CHUNK_BLOCKS: usize = 8;
 
-/// One instruction (`$ins`: `vpxor`, `vaesenc`, `vaesenclast`) on four
-/// 256-bit registers with the round key at `$key` broadcast to both lanes
-/// inside the block. One `asm!` block so the four stay side by side, and the
-/// round key never sits in a register the compiler could spill to the stack
-/// (see `round8!` in `aesni.rs`).
-macro_rules! round4x2 {
-    ($ins:literal, $b:expr, $key:expr) => {{
-        let b: &mut [__m256i; 4] = $b;
+/// One instruction (`$ins`: `vpxor`, `vaesenc`, `vaesenclast`) on the 256-bit
+/// registers `$b` (an array of four or eight) with the round key at `$key`
+/// broadcast to both lanes inside the block. One `asm!` block so the
+/// registers stay side by side, and the round key never sits in a register
+/// the compiler could spill to the stack (see `round8!` in `aesni.rs`).
+/// Eight registers serve the 256-byte chunks of the passes that use AVX-512
+/// for their hash: their AES stays on 256-bit registers, since a 512-bit
+/// `vaesenc` takes two issue slots on Zen 4 (the same rate per block), and an
+/// `asm!` block on 512-bit registers allocated above zmm15 did not assemble in
+/// every build.
+macro_rules! rounds_x2 {
+    ($ins:literal, $b:expr, $key:expr; $($i:literal),+) => {{
+        let b: &mut [__m256i; [$($i),+].len()] = $b;
         let key: &__m128i = $key;
         // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
         // registers otherwise; every caller enables AVX2 and VAES.
         unsafe {
             core::arch::asm!(
                 "vbroadcasti128 {k}, xmmword ptr [{key}]",
-                concat!($ins, " {b0}, {b0}, {k}"),
-                concat!($ins, " {b1}, {b1}, {k}"),
-                concat!($ins, " {b2}, {b2}, {k}"),
-                concat!($ins, " {b3}, {b3}, {k}"),
+                $(concat!($ins, " {", $i, "}, {", $i, "}, {k}"),)+
+                $(inout(ymm_reg) b[$i],)+
                 key = in(reg) key,
                 k = out(ymm_reg) _,
-                b0 = inout(ymm_reg) b[0],
-                b1 = inout(ymm_reg) b[1],
-                b2 = inout(ymm_reg) b[2],
-                b3 = inout(ymm_reg) b[3],
                 options(readonly, nostack, preserves_flags),
             );
         }
     }};
 }
 
-/// [`round4x2!`] on eight registers (sixteen blocks), for the 256-byte
-/// chunks of the passes that use AVX-512 for their hash. (The AES stays on
-/// 256-bit registers: a 512-bit `vaesenc` takes two issue slots on Zen 4,
-/// the same rate per block, and an `asm!` block on 512-bit registers
-/// allocated above zmm15 did not assemble in every build.)
+/// [`rounds_x2!`] on four registers (a 128-byte chunk).
+macro_rules! round4x2 {
+    ($ins:literal, $b:expr, $key:expr) => {
+        rounds_x2!($ins, $b, $key; 0, 1, 2, 3)
+    };
+}
+
+/// [`rounds_x2!`] on eight registers (a 256-byte chunk).
 macro_rules! round8x2 {
-    ($ins:literal, $b:expr, $key:expr) => {{
-        let b: &mut [__m256i; 8] = $b;
-        let key: &__m128i = $key;
-        // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
-        // registers otherwise; every caller enables AVX2 and VAES.
-        unsafe {
-            core::arch::asm!(
-                "vbroadcasti128 {k}, xmmword ptr [{key}]",
-                concat!($ins, " {b0}, {b0}, {k}"),
-                concat!($ins, " {b1}, {b1}, {k}"),
-                concat!($ins, " {b2}, {b2}, {k}"),
-                concat!($ins, " {b3}, {b3}, {k}"),
-                concat!($ins, " {b4}, {b4}, {k}"),
-                concat!($ins, " {b5}, {b5}, {k}"),
-                concat!($ins, " {b6}, {b6}, {k}"),
-                concat!($ins, " {b7}, {b7}, {k}"),
-                key = in(reg) key,
-                k = out(ymm_reg) _,
-                b0 = inout(ymm_reg) b[0],
-                b1 = inout(ymm_reg) b[1],
-                b2 = inout(ymm_reg) b[2],
-                b3 = inout(ymm_reg) b[3],
-                b4 = inout(ymm_reg) b[4],
-                b5 = inout(ymm_reg) b[5],
-                b6 = inout(ymm_reg) b[6],
-                b7 = inout(ymm_reg) b[7],
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-    }};
+    ($ins:literal, $b:expr, $key:expr) => {
+        rounds_x2!($ins, $b, $key; 0, 1, 2, 3, 4, 5, 6, 7)
+    };
 }
 
 /// The eight counter blocks of chunk `c` in four registers, from `base` (the
