@@ -106,6 +106,22 @@ fn chunk_counters<const BE: bool>(base: __m256i, c: usize, reverse2: __m256i) ->
     })
 }
 
+/// A pass's first two counter blocks in one register, for [`chunk_counters`]:
+/// `counter` in the low lane (byte-reversed for GCM's big-endian counter, so
+/// that in either mode the 32-bit counter is lane 0 of each half), one more in
+/// the high lane. `add_epi32` on lane 0 of each half wraps modulo 2^32 and
+/// leaves the other 96 bits alone.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn counter_pair<const BE: bool>(counter: &Block) -> __m256i {
+    // SAFETY: 16 readable bytes.
+    let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+    if BE {
+        ctr0 = _mm_shuffle_epi8(ctr0, byte_reverse_mask());
+    }
+    _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0))
+}
+
 impl<const NR: usize> Schedule<NR> {
     /// CTR over the whole 128-byte chunks of `data` from `counter` (as
     /// [`Schedule::ctr32`]: little-endian in the first four bytes, or with
@@ -121,18 +137,8 @@ impl<const NR: usize> Schedule<NR> {
         if chunks == 0 {
             return 0;
         }
-        // SAFETY: 16 readable bytes.
-        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
-        let reverse = byte_reverse_mask();
-        if BE {
-            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
-        }
-        // Both lanes hold the counter (little-endian lane 0 of each block);
-        // the high lane is one ahead. `add_epi32` on lane 0 of each half wraps
-        // modulo 2^32 and leaves the other 96 bits alone.
-        let base =
-            _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
-        let reverse2 = _mm256_broadcastsi128_si256(reverse);
+        let base = counter_pair::<BE>(counter);
+        let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
         let p = data.as_mut_ptr();
         for c in 0..chunks {
             let mut b = chunk_counters::<BE>(base, c, reverse2);
@@ -862,16 +868,9 @@ impl<const NR: usize> Schedule<NR> {
         if chunks == 0 {
             return 0;
         }
-        let reverse = byte_reverse_mask();
         let hash_output = mode != Stitch::GcmOpen;
         let reversed = mode != Stitch::SivOpen;
-        // SAFETY: 16 readable bytes.
-        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
-        if BE {
-            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
-        }
-        let base =
-            _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+        let base = counter_pair::<BE>(counter);
         let p = data.as_mut_ptr();
         let mut s = *state;
         let table = pairs(powers);
@@ -940,17 +939,9 @@ impl<const NR: usize> Schedule<NR> {
         if chunks == 0 {
             return 0;
         }
-        let reverse = byte_reverse_mask();
         let hash_output = mode != Stitch::GcmOpen;
         let reversed = mode != Stitch::SivOpen;
-        // SAFETY: 16 readable bytes.
-        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
-        if BE {
-            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
-        }
-        // As in `ctr32_vaes`: the high lane one ahead.
-        let base =
-            _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+        let base = counter_pair::<BE>(counter);
         let sixteen = Sixteen::new(powers);
         let p = data.as_mut_ptr();
         let mut s = *state;
