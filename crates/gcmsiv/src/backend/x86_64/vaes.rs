@@ -100,7 +100,7 @@ macro_rules! round4x4 {
                 inout("zmm2") b[2],
                 inout("zmm3") b[3],
                 out("zmm4") _,
-                options(pure, readonly, nostack, preserves_flags),
+                options(readonly, nostack, preserves_flags),
             );
         }
     }};
