@@ -1270,12 +1270,17 @@ mod tests {
         };
         let data: std::vec::Vec<u8> = (0..9000u32).map(|i| (i * 5 + 1) as u8).collect();
         let counter = [0xfd, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 0xff, 0xff, 0xff, 0xfc];
-        for mode in [Stitch::SivOpen, Stitch::GcmSeal, Stitch::GcmOpen] {
+        // With AVX-512, both the 512-bit pass and the 256-bit one alone.
+        let widths = [Features { zmm: false, ..wide }, wide];
+        for (mode, wide) in [Stitch::SivOpen, Stitch::GcmSeal, Stitch::GcmOpen]
+            .into_iter()
+            .flat_map(|m| widths.map(|w| (m, w)))
+        {
             for key_len in [16usize, 32] {
                 let key: std::vec::Vec<u8> = (0..key_len as u8).map(|i| i ^ 0x33).collect();
                 for len in [
-                    0, 127, 128, 129, 256, 300, 1024, 1100, 4095, 4096, 4097, 4224, 4352, 4480, 5000, 8191,
-                    9000,
+                    0, 127, 128, 129, 256, 300, 1023, 1024, 1100, 1280, 1536, 4095, 4096, 4097, 4224, 4352,
+                    4480, 5000, 8191, 9000,
                 ] {
                     let (mut a, mut b) = (data[..len].to_vec(), data[..len].to_vec());
                     // SAFETY: `detect_wide` found every feature these enable.
@@ -1311,7 +1316,7 @@ mod tests {
                         _mm_storeu_si128(y.as_mut_ptr().cast(), sb);
                         (x, y, da, db)
                     };
-                    let what = std::format!("{mode:?}, key {key_len}, len {len}");
+                    let what = std::format!("{mode:?}, key {key_len}, len {len}, {wide:?}");
                     assert_eq!(da, db, "{what}: bytes processed");
                     assert_eq!(a, b, "{what}: output");
                     assert_eq!(sa, sb, "{what}: hash state");
