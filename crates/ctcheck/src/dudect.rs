@@ -302,13 +302,18 @@ fn open_empty_message<C: Cipher>(
     )
 }
 
-/// (b) Decryption of a 64-byte message with invalid tags that differ from the
-/// right one in the first byte vs in the last byte: an early-exit comparison
-/// would be faster for the first class.
-fn first_vs_last_byte<C: Cipher>(backend: Backend, budget: Duration, rng: &mut Rng) -> (Battery, f64) {
+/// (b) Decryption of an `N`-byte message (64; 2048 in (g), through the bulk
+/// passes) with invalid tags that differ from the right one in the first
+/// byte vs in the last byte: an early-exit comparison would be faster for the
+/// first class.
+fn first_vs_last_byte<C: Cipher, const N: usize>(
+    backend: Backend,
+    budget: Duration,
+    rng: &mut Rng,
+) -> (Battery, f64) {
     let cipher = C::with_backend(&random_vec(rng, C::KEY_LEN), backend).expect("backend is available");
     let nonce: [u8; 12] = rng.bytes();
-    let mut ciphertext: [u8; 64] = rng.bytes();
+    let mut ciphertext: [u8; N] = rng.bytes();
     let tag = cipher.seal(&nonce, &[], &mut ciphertext).expect("seal");
     measure(
         budget,
@@ -325,15 +330,20 @@ fn first_vs_last_byte<C: Cipher>(backend: Backend, budget: Duration, rng: &mut R
     )
 }
 
-/// (c) Encryption of 64 bytes: a fixed (all-zero) plaintext vs random ones,
-/// dudect's classic fix-vs-random test.
-fn fixed_vs_random_plaintext<C: Cipher>(backend: Backend, budget: Duration, rng: &mut Rng) -> (Battery, f64) {
+/// (c) Encryption of `N` bytes (64; 2048 in (h), through the bulk passes): a
+/// fixed (all-zero) plaintext vs random ones, dudect's classic
+/// fix-vs-random test.
+fn fixed_vs_random_plaintext<C: Cipher, const N: usize>(
+    backend: Backend,
+    budget: Duration,
+    rng: &mut Rng,
+) -> (Battery, f64) {
     let cipher = C::with_backend(&random_vec(rng, C::KEY_LEN), backend).expect("backend is available");
     let nonce: [u8; 12] = rng.bytes();
     measure(
         budget,
         rng,
-        |rng, class| if class == 0 { [0u8; 64] } else { rng.bytes::<64>() },
+        |rng, class| if class == 0 { [0u8; N] } else { rng.bytes::<N>() },
         |buffer| {
             let _ = black_box(cipher.seal(black_box(&nonce), black_box(&[]), black_box(buffer)));
         },
@@ -453,15 +463,17 @@ type Test = fn(Backend, Duration, &mut Rng) -> (Battery, f64);
 /// AES-GCM-SIV batches: name, function, and whether the classes differ in the
 /// public outcome (valid vs invalid), which makes a timing difference expected
 /// rather than a leak.
-fn tests<C: Cipher, G: GcmCipher>() -> [(String, Test, bool); 7] {
+fn tests<C: Cipher, G: GcmCipher>() -> [(String, Test, bool); 9] {
     [
         ("(a)  open 0 B + 32 B AAD: valid vs invalid tag".into(), valid_vs_invalid_tag::<C>, true),
         ("(a') open 0 B + 32 B AAD: fixed vs random bad tag".into(), fixed_vs_random_invalid_tag::<C>, false),
-        ("(b)  open 64 B: bad tag byte 0 vs byte 15".into(), first_vs_last_byte::<C>, false),
-        ("(c)  seal 64 B: fixed vs random plaintext".into(), fixed_vs_random_plaintext::<C>, false),
+        ("(b)  open 64 B: bad tag byte 0 vs byte 15".into(), first_vs_last_byte::<C, 64>, false),
+        ("(c)  seal 64 B: fixed vs random plaintext".into(), fixed_vs_random_plaintext::<C, 64>, false),
         ("(d)  GCM open 64 B: bad tag byte 0 vs byte 15".into(), gcm_first_vs_last_byte::<G>, false),
         ("(e)  GCM seal 64 B: fixed vs random plaintext".into(), gcm_fixed_vs_random_plaintext::<G>, false),
         ("(f)  batch open 4 x 32 B: bad tag byte 0 vs 15".into(), batch_first_vs_last_byte::<C>, false),
+        ("(g)  open 2 KiB: bad tag byte 0 vs byte 15".into(), first_vs_last_byte::<C, 2048>, false),
+        ("(h)  seal 2 KiB: fixed vs random plaintext".into(), fixed_vs_random_plaintext::<C, 2048>, false),
     ]
 }
 
@@ -504,8 +516,8 @@ pub fn run(options: &Options) -> ExitCode {
             (Aes256GcmSiv::NAME, <Aes256Gcm as GcmCipher>::NAME)
         };
         println!(
-            "dudect: (a)-(c) {siv}, (d)-(e) {gcm} (12-byte IV, 16-byte tag), (f) {siv} batch \
-             (--key-bits selects the key size)"
+            "dudect: (a)-(c) {siv}, (d)-(e) {gcm} (12-byte IV, 16-byte tag), (f) {siv} batch, \
+             (g)-(h) {siv} through the bulk passes (--key-bits selects the key size)"
         );
         let backends = backends();
         let share = secs(budget / backends.len() as f64);
