@@ -137,6 +137,23 @@ fn longer_batches_match_single_calls() {
     check(&[16; 16], &ragged, &[31]);
 }
 
+/// Batches that mix short records with longer ones of differing lengths, so
+/// that most groups are turned down and split into quads and single calls,
+/// at counts that leave every kind of remainder; tampered items among them
+/// fail alone.
+#[test]
+fn mixed_short_and_long_items_match_single_calls() {
+    for (n, key) in [(75usize, &[17u8; 16][..]), (75, &[18; 32]), (89, &[19; 16]), (89, &[20; 32])] {
+        let lens: Vec<(usize, usize)> =
+            (0..n).map(|i| if i % 2 == 0 { (i % 3, i % 41) } else { (i % 5, 150 + 7 * i) }).collect();
+        let tamper: Vec<usize> = [0, 2, 31, 33, 62, 70, 88].into_iter().filter(|&t| t < n).collect();
+        check(key, &lens, &tamper);
+    }
+    // Every item short but with ragged lengths: groups of unequal lanes.
+    let all_short: Vec<(usize, usize)> = (0..53).map(|i| (i % 7 * 20, i * 2 % 129)).collect();
+    check(&[21; 16], &all_short, &[5, 52]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
     #[test]
