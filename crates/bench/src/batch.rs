@@ -48,9 +48,14 @@ pub fn print(key_bits: usize, rounds: usize) {
         "| bytes | op | ours batch | ours 1 by 1 | aws-lc-rs 1 by 1 | batch vs aws-lc-rs | batch vs ours 1 by 1 |"
     );
     println!("|---|---|---|---|---|---|---|");
-    // Equal lengths (a batch of like records), then a mix of 16 to 512 bytes.
+    // Equal lengths (a batch of like records), then mixes of 16 to 128 bytes
+    // (every one short) and of 16 to 512.
     let mut cases: Vec<(String, Vec<usize>)> =
         [16usize, 32, 64, 200, 512, 1024].iter().map(|&n| (n.to_string(), vec![n; MESSAGES])).collect();
+    cases.push((
+        "16-128 mixed".into(),
+        (0..MESSAGES).map(|i| [16, 64, 32, 128, 48, 100, 80, 20][i % 8]).collect(),
+    ));
     cases.push((
         "16-512 mixed".into(),
         (0..MESSAGES).map(|i| [16, 512, 64, 300, 32, 200, 128, 450][i % 8]).collect(),
