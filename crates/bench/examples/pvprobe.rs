@@ -33,36 +33,30 @@ fn main() {
     let mut line = format!("{size} B: POLYVAL {polyval:.3}");
     for bits in [128, 256] {
         let key = [3u8; 32];
-        let (gcm, siv, seal): (Call, Call, Call) = if bits == 128 {
-            let g = gcmsiv::Aes128Gcm::new(key[..16].try_into().unwrap());
-            let s = gcmsiv::Aes128GcmSiv::new(key[..16].try_into().unwrap());
-            let t = s.clone();
-            (
-                Box::new(move |b| {
-                    let _ = std::hint::black_box(g.encrypt_in_place_detached(&[1; 12], b"", b));
-                }),
-                Box::new(move |b| {
-                    let _ = std::hint::black_box(s.decrypt_in_place_detached(&[1; 12], b"", b, &[0; 16]));
-                }),
-                Box::new(move |b| {
-                    let _ = std::hint::black_box(t.encrypt_in_place_detached(&[1; 12], b"", b));
-                }),
-            )
+        // The three calls timed, for one key size's types.
+        macro_rules! calls {
+            ($gcm:ty, $siv:ty, $key:expr) => {{
+                let g = <$gcm>::new($key);
+                let s = <$siv>::new($key);
+                let t = s.clone();
+                let calls: (Call, Call, Call) = (
+                    Box::new(move |b| {
+                        let _ = std::hint::black_box(g.encrypt_in_place_detached(&[1; 12], b"", b));
+                    }),
+                    Box::new(move |b| {
+                        let _ = std::hint::black_box(s.decrypt_in_place_detached(&[1; 12], b"", b, &[0; 16]));
+                    }),
+                    Box::new(move |b| {
+                        let _ = std::hint::black_box(t.encrypt_in_place_detached(&[1; 12], b"", b));
+                    }),
+                );
+                calls
+            }};
+        }
+        let (gcm, siv, seal) = if bits == 128 {
+            calls!(gcmsiv::Aes128Gcm, gcmsiv::Aes128GcmSiv, key[..16].try_into().unwrap())
         } else {
-            let g = gcmsiv::Aes256Gcm::new(&key);
-            let s = gcmsiv::Aes256GcmSiv::new(&key);
-            let t = s.clone();
-            (
-                Box::new(move |b| {
-                    let _ = std::hint::black_box(g.encrypt_in_place_detached(&[1; 12], b"", b));
-                }),
-                Box::new(move |b| {
-                    let _ = std::hint::black_box(s.decrypt_in_place_detached(&[1; 12], b"", b, &[0; 16]));
-                }),
-                Box::new(move |b| {
-                    let _ = std::hint::black_box(t.encrypt_in_place_detached(&[1; 12], b"", b));
-                }),
-            )
+            calls!(gcmsiv::Aes256Gcm, gcmsiv::Aes256GcmSiv, &key)
         };
         let g = best(size, || gcm(&mut data));
         let s = best(size, || siv(&mut data));
