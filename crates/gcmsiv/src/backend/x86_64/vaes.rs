@@ -127,6 +127,20 @@ fn chunk_counters<const BE: bool>(base: __m256i, c: usize, reverse2: __m256i) ->
     })
 }
 
+/// All the rounds of AES on a chunk's registers `$b` with the round keys
+/// `$rk` (0..=`$nr`), one `$round!` instruction per round (`$xor`, the
+/// width's XOR, for round 0).
+macro_rules! encrypt_chunk {
+    ($round:ident, $xor:literal, $b:expr, $rk:expr, $nr:expr) => {{
+        let b = $b;
+        $round!($xor, &mut *b, &$rk[0]);
+        for r in 1..$nr {
+            $round!("vaesenc", &mut *b, &$rk[r]);
+        }
+        $round!("vaesenclast", &mut *b, &$rk[$nr]);
+    }};
+}
+
 /// A pass's first two counter blocks in one register, for [`chunk_counters`]:
 /// `counter` in the low lane (byte-reversed for GCM's big-endian counter, so
 /// that in either mode the 32-bit counter is lane 0 of each half), one more in
@@ -173,11 +187,7 @@ impl<const NR: usize> Schedule<NR> {
         let p = data.as_mut_ptr();
         for c in 0..chunks {
             let mut b = chunk_counters::<BE>(base, c, reverse2);
-            round4x2!("vpxor", &mut b, &self.rk[0]);
-            for r in 1..NR {
-                round4x2!("vaesenc", &mut b, &self.rk[r]);
-            }
-            round4x2!("vaesenclast", &mut b, &self.rk[NR]);
+            encrypt_chunk!(round4x2, "vpxor", &mut b, &self.rk, NR);
             for (k, x) in b.iter().enumerate() {
                 // SAFETY: chunk c's register k covers bytes 128 c + 32 k
                 // .. + 32, inside `data` (c < chunks).
@@ -205,11 +215,7 @@ impl<const NR: usize> Schedule<NR> {
         let p = data.as_mut_ptr();
         for c in 0..chunks {
             let mut b = chunk_counters_zmm::<BE>(base, c);
-            round4x4!("vpxorq", &mut b, &self.rk[0]);
-            for r in 1..NR {
-                round4x4!("vaesenc", &mut b, &self.rk[r]);
-            }
-            round4x4!("vaesenclast", &mut b, &self.rk[NR]);
+            encrypt_chunk!(round4x4, "vpxorq", &mut b, &self.rk, NR);
             for (k, x) in b.iter().enumerate() {
                 // SAFETY: register k of chunk c, inside `data` (c < chunks).
                 unsafe {
