@@ -52,9 +52,9 @@ fn check(key: &[u8], lens: &[(usize, usize)], tamper: &[usize]) {
         let nonces: Vec<[u8; 12]> =
             (0..lens.len()).map(|i| pattern(12, i as u8).try_into().unwrap()).collect();
         let aads: Vec<Vec<u8>> =
-            lens.iter().enumerate().map(|(i, &(a, _))| pattern(a, 100 + i as u8)).collect();
+            lens.iter().enumerate().map(|(i, &(a, _))| pattern(a, 100u8.wrapping_add(i as u8))).collect();
         let plain: Vec<Vec<u8>> =
-            lens.iter().enumerate().map(|(i, &(_, m))| pattern(m, 200 + i as u8)).collect();
+            lens.iter().enumerate().map(|(i, &(_, m))| pattern(m, 200u8.wrapping_add(i as u8))).collect();
         let expected: Vec<(Vec<u8>, [u8; 16])> = (0..lens.len())
             .map(|i| {
                 let mut b = plain[i].clone();
