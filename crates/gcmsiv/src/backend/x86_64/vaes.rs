@@ -1014,11 +1014,12 @@ impl<const NR: usize> Schedule<NR> {
 
     /// [`Self::ctr_stitched_wide`] over whole 256-byte chunks with 512-bit
     /// registers, for CPUs with AVX-512: CTR of sixteen blocks in four
-    /// registers ([`round4x4!`]) and POLYVAL's sixteen-block step as in [`polyval_chunks_zmm`] (four
-    /// blocks per `vpclmulqdq`, which on Zen 4 issues as often as a 256-bit
-    /// one), the four products between the first rounds. A pass that hashes
-    /// its output hashes one chunk (256 bytes) behind CTR. Returns the bytes
-    /// processed; the caller goes on from counter + bytes / 16.
+    /// registers ([`round4x4!`]) and POLYVAL's sixteen-block step as in
+    /// [`polyval_chunks_zmm`] (four blocks per `vpclmulqdq`, which on Zen 4
+    /// issues as often as a 256-bit one), the four products between the
+    /// first rounds. A pass that hashes its output hashes one chunk (256
+    /// bytes) behind CTR. Returns the bytes processed; the caller goes on
+    /// from counter + bytes / 16.
     ///
     /// # Safety
     /// The CPU must support the enabled features.
