@@ -105,6 +105,17 @@ pub(super) fn reduce((mut lo, hi): Wide) -> __m128i {
     _mm_xor_si128(hi, lo)
 }
 
+/// The sum of Karatsuba products reduced: `lo` and `hi` the sums of the
+/// low and high products, `mid` of the middle ones (of the halves folded),
+/// from which the low and high ones are taken back before the middle term
+/// is added across the halves.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn reduce_karatsuba(lo: __m128i, hi: __m128i, mid: __m128i) -> __m128i {
+    let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+    reduce((_mm_xor_si128(lo, _mm_slli_si128::<8>(mid)), _mm_xor_si128(hi, _mm_srli_si128::<8>(mid))))
+}
+
 /// dot(a, b) = a * b * x^-128 (RFC 8452 section 3).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -323,10 +334,7 @@ fn aggregate_from<const FROM_MEMORY: bool>(
         hi = _mm_xor_si128(hi, u);
         mid = _mm_xor_si128(mid, m);
     }
-    mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-    lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
-    hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
-    reduce((lo, hi))
+    reduce_karatsuba(lo, hi, mid)
 }
 
 impl Polyval {

@@ -32,7 +32,7 @@
 //! left on the stack.
 
 use super::aesni::{RCON, Schedule, derivation_blocks};
-use super::clmul::{clmul_at, dot, fold_halves, reduce};
+use super::clmul::{clmul_at, dot, fold_halves, reduce_karatsuba};
 use super::partial::{load_padded, load_partial, store_partial};
 use super::short::{counter0, lengths, tag_input};
 use crate::backend::Block;
@@ -654,11 +654,7 @@ fn karatsuba_step(s: &mut __m128i, x: __m128i, h: &__m128i, hf: &__m128i) {
         let a = _mm_xor_si128(*s, x);
         let lo = clmul_at::<0x00>(a, h);
         let hi = clmul_at::<0x11>(a, h);
-        let mid = _mm_xor_si128(clmul_at::<0x00>(fold_halves(a), hf), _mm_xor_si128(lo, hi));
-        *s = reduce((
-            _mm_xor_si128(lo, _mm_slli_si128::<8>(mid)),
-            _mm_xor_si128(hi, _mm_srli_si128::<8>(mid)),
-        ));
+        *s = reduce_karatsuba(lo, hi, clmul_at::<0x00>(fold_halves(a), hf));
     }
 }
 

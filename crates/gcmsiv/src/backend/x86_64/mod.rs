@@ -50,7 +50,7 @@ impl Features {
 
     /// The same for the `aesni-vaes` backend: also AVX, AVX2, VAES and
     /// VPCLMULQDQ; and whether AVX-512 F, BW and VL are there too (for the
-    /// one pass that gains from 512-bit registers, `vaes.rs`).
+    /// bulk passes' 512-bit forms, `vaes.rs`).
     pub(crate) fn detect_wide() -> Option<Self> {
         (cpuid_aes_clmul::get() && cpuid_vaes::get())
             .then(|| Features { wide: true, zmm: cpuid_avx512::get() })

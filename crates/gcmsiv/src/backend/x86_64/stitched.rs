@@ -9,7 +9,7 @@
 //! so nothing spills. One reduction per chunk.
 
 use super::aesni::{Schedule, aesenc8, aesenclast8, byte_reverse_mask, xor8};
-use super::clmul::{Powers, aggregate, clmul_at, fold_halves, reduce};
+use super::clmul::{Powers, aggregate, clmul_at, fold_halves, reduce_karatsuba};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 
@@ -30,6 +30,19 @@ pub(super) enum Stitch {
     GcmSeal,
     /// GCM decryption: the ciphertext (input), byte-reversed (GHASH).
     GcmOpen,
+}
+
+impl Stitch {
+    /// Whether the pass hashes its output (GCM-SIV decryption's plaintext,
+    /// GCM encryption's ciphertext), so the hash must trail CTR.
+    pub(super) fn hashes_output(self) -> bool {
+        self != Stitch::GcmOpen
+    }
+
+    /// Whether the hashed blocks are byte-reversed first (GHASH).
+    pub(super) fn reversed(self) -> bool {
+        self != Stitch::SivOpen
+    }
 }
 
 impl<const NR: usize> Schedule<NR> {
@@ -53,8 +66,8 @@ impl<const NR: usize> Schedule<NR> {
             return 0;
         }
         let reverse = byte_reverse_mask();
-        let hash_output = mode != Stitch::GcmOpen;
-        let reversed = mode != Stitch::SivOpen;
+        let hash_output = mode.hashes_output();
+        let reversed = mode.reversed();
         // SAFETY: 16 readable bytes.
         let mut ctr = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
         if BE {
@@ -167,7 +180,6 @@ impl<const NR: usize> Schedule<NR> {
         if !HASH {
             return s;
         }
-        mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
-        reduce((_mm_xor_si128(lo, _mm_slli_si128::<8>(mid)), _mm_xor_si128(hi, _mm_srli_si128::<8>(mid))))
+        reduce_karatsuba(lo, hi, mid)
     }
 }

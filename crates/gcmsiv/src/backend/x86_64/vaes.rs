@@ -34,7 +34,7 @@
 
 use super::Features;
 use super::aesni::{Schedule, byte_reverse_mask};
-use super::clmul::{Powers, reduce};
+use super::clmul::{Powers, reduce_karatsuba};
 use super::group::{LaneHash, LaneKeyMemory, LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
 use super::stitched::Stitch;
 use crate::backend::{Block, WIDE_GROUP};
@@ -423,9 +423,7 @@ impl<'a> Sixteen<'a> {
         let sl = super::clmul::clmul_at::<0x00>(s, h16);
         let sh = super::clmul::clmul_at::<0x11>(s, h16);
         let sm = super::clmul::clmul_at::<0x00>(super::clmul::fold_halves(s), h16_xor);
-        let (l, u) = (_mm_xor_si128(l, sl), _mm_xor_si128(u, sh));
-        let m = _mm_xor_si128(_mm_xor_si128(m, sm), _mm_xor_si128(l, u));
-        reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))))
+        reduce_karatsuba(_mm_xor_si128(l, sl), _mm_xor_si128(u, sh), _mm_xor_si128(m, sm))
     }
 
     /// The 256-byte chunk at `p` absorbed into `s` (byte-reversed first if
@@ -552,9 +550,7 @@ fn clmul256<const IMM: i32>(a: __m256i, b: __m256i) -> __m256i {
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn finish(lo: __m256i, hi: __m256i, mid: __m256i) -> __m128i {
     let lanes = |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-    let (l, u) = (lanes(lo), lanes(hi));
-    let m = _mm_xor_si128(lanes(mid), _mm_xor_si128(l, u));
-    reduce((_mm_xor_si128(l, _mm_slli_si128::<8>(m)), _mm_xor_si128(u, _mm_srli_si128::<8>(m))))
+    reduce_karatsuba(lanes(lo), lanes(hi), lanes(mid))
 }
 
 /// [`LaneHash`] for a batch group's `L` lanes (8 or 16) two lanes per
@@ -967,8 +963,8 @@ impl<const NR: usize> Schedule<NR> {
         if chunks == 0 {
             return 0;
         }
-        let hash_output = mode != Stitch::GcmOpen;
-        let reversed = mode != Stitch::SivOpen;
+        let hash_output = mode.hashes_output();
+        let reversed = mode.reversed();
         let base = counter_pair::<BE>(counter);
         let p = data.as_mut_ptr();
         let mut s = *state;
@@ -1038,8 +1034,8 @@ impl<const NR: usize> Schedule<NR> {
         if chunks == 0 {
             return 0;
         }
-        let hash_output = mode != Stitch::GcmOpen;
-        let reversed = mode != Stitch::SivOpen;
+        let hash_output = mode.hashes_output();
+        let reversed = mode.reversed();
         let base = counter_quad::<BE>(counter);
         let sixteen = Sixteen::new(powers);
         let p = data.as_mut_ptr();
