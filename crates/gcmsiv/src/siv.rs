@@ -104,8 +104,8 @@ impl<A: Aes> GcmSiv<A> {
         tag: &Block,
     ) -> Result<(), Error> {
         check_lengths(aad.len(), buffer.len(), CIPHERTEXT_BODY_MAX, Error::CiphertextTooLong)?;
-        if let Some(expected) = self.key_generating_key.open_short(nonce, aad, buffer, tag) {
-            return crate::verify::release_if_tags_match(&expected, tag, buffer);
+        if let Some(check) = self.key_generating_key.open_short(nonce, aad, buffer, tag) {
+            return crate::verify::release_if_tags_match(&check, tag, buffer);
         }
         let mut keys = self.key_generating_key.derive_record_keys(nonce);
         keys.1.update_padded(aad);

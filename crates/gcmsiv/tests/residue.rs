@@ -1,6 +1,7 @@
 //! What a call leaves behind: after sealing or opening returns, the stack
 //! memory its frames used holds no copy of the key schedules (the
-//! key-generating key's and the per-nonce encryption key's round keys), of
+//! key-generating key's and the per-nonce encryption key's round keys, and
+//! the decryption round keys an open makes from the latter), of
 //! the per-nonce authentication key H, or of its powers H^2..H^16 (each
 //! reveals H). The same for AES-GCM: its key schedule, H and the POLYVAL key
 //! and powers derived from it.
@@ -81,22 +82,24 @@ fn run_and_snapshot(f: &mut dyn FnMut(), out: &mut [u8]) {
     snapshot_stack(out);
 }
 
+/// Multiplication in FIPS 197's GF(2^8).
+fn gf_mul(mut a: u8, mut b: u8) -> u8 {
+    let mut p = 0u8;
+    while b != 0 {
+        if b & 1 != 0 {
+            p ^= a;
+        }
+        a = (a << 1) ^ if a & 0x80 != 0 { 0x1b } else { 0 };
+        b >>= 1;
+    }
+    p
+}
+
 /// FIPS 197 S-box, computed: the inverse in GF(2^8) then the affine map.
 fn sbox() -> [u8; 256] {
-    let mul = |mut a: u8, mut b: u8| {
-        let mut p = 0u8;
-        while b != 0 {
-            if b & 1 != 0 {
-                p ^= a;
-            }
-            a = (a << 1) ^ if a & 0x80 != 0 { 0x1b } else { 0 };
-            b >>= 1;
-        }
-        p
-    };
     let mut s = [0u8; 256];
     for (x, out) in s.iter_mut().enumerate() {
-        let inv = (1..=255u8).find(|&y| mul(x as u8, y) == 1).unwrap_or(0);
+        let inv = (1..=255u8).find(|&y| gf_mul(x as u8, y) == 1).unwrap_or(0);
         *out = inv ^ inv.rotate_left(1) ^ inv.rotate_left(2) ^ inv.rotate_left(3) ^ inv.rotate_left(4) ^ 0x63;
     }
     s
@@ -126,6 +129,23 @@ fn aes_encrypt(rk: &[[u8; 16]], block: &[u8; 16]) -> [u8; 16] {
         }
     }
     st
+}
+
+/// FIPS 197 InvMixColumns of a block: the middle round keys of the
+/// equivalent inverse cipher are the encryption round keys put through it
+/// (what decrypting a received tag under the record key makes).
+fn inv_mix_columns(b: &[u8; 16]) -> [u8; 16] {
+    core::array::from_fn(|i| {
+        let a = |k: usize| b[4 * (i / 4) + (i % 4 + k) % 4];
+        gf_mul(a(0), 14) ^ gf_mul(a(1), 11) ^ gf_mul(a(2), 13) ^ gf_mul(a(3), 9)
+    })
+}
+
+#[test]
+fn inv_mix_columns_here_undoes_a_known_mix_columns() {
+    // MixColumns takes the column db 13 53 45 to 8e 4d a1 bc.
+    let mixed: [u8; 16] = hex::decode("8e4da1bc".repeat(4)).unwrap().try_into().unwrap();
+    assert_eq!(inv_mix_columns(&mixed).to_vec(), hex::decode("db135345".repeat(4)).unwrap());
 }
 
 /// FIPS 197 KeyExpansion: every round key of `key` (16 or 32 bytes).
@@ -187,8 +207,12 @@ fn secrets(key: &[u8], nonce: &[u8; 12]) -> Vec<(String, [u8; 16])> {
         }
     };
     let mut out = powers("H", &h);
-    for (i, rk) in round_keys(&k).into_iter().enumerate() {
-        out.push((format!("record round key {i}"), rk));
+    let record = round_keys(&k);
+    for (i, rk) in record.iter().enumerate() {
+        out.push((format!("record round key {i}"), *rk));
+    }
+    for (i, rk) in record.iter().enumerate().take(record.len() - 1).skip(1) {
+        out.push((format!("record decryption round key {i}"), inv_mix_columns(rk)));
     }
     // Round 0 of the key-generating key is the key itself, which the test holds.
     for (i, rk) in round_keys(key).into_iter().enumerate().skip(key.len() / 16) {

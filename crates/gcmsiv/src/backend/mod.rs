@@ -137,8 +137,10 @@ pub(crate) trait Aes: Sized + Zeroize {
     }
 
     /// Decryption's counterpart of [`Aes::seal_short`]: CTR from the received
-    /// `tag`, then the tag the plaintext should have (the caller compares
-    /// and releases), or `None` as there.
+    /// `tag`, then a block equal to `tag` exactly when `tag` is the one the
+    /// plaintext should have (that tag itself, or, on x86-64, a block made
+    /// from the received tag decrypted under the record key; the caller
+    /// compares in constant time and releases), or `None` as there.
     fn open_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], tag: &Block) -> Option<Block> {
         let _ = (nonce, aad, data, tag);
         None

@@ -161,6 +161,36 @@ pub(super) fn aesenclast_at(x: __m128i, key: &__m128i) -> __m128i {
     round_at!("aesenclast", x, key)
 }
 
+/// A middle round of FIPS 197's equivalent inverse cipher: `aesdec` under
+/// InvMixColumns of the encryption round key at `key`. The decryption round
+/// key is made by `aesimc` in a scratch register inside the block and dies
+/// there: it never becomes a value the compiler could spill.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aesdec_imc_at(mut x: __m128i, key: &__m128i) -> __m128i {
+    // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`); registers
+    // otherwise; this function enables AES-NI.
+    unsafe {
+        core::arch::asm!(
+            "aesimc {t}, xmmword ptr [{key}]",
+            "aesdec {x}, {t}",
+            x = inout(xmm_reg) x,
+            t = out(xmm_reg) _,
+            key = in(reg) key,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
+}
+
+/// The last round of the inverse cipher under the round key at `key` (see
+/// [`round_at!`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn aesdeclast_at(x: __m128i, key: &__m128i) -> __m128i {
+    round_at!("aesdeclast", x, key)
+}
+
 /// The block at `p`, loaded by an instruction the compiler cannot see
 /// through: a value parked in a schedule across a call comes back from
 /// there, so no register copy of it lives across the call (to be spilled).

@@ -18,8 +18,8 @@
 //! only place they reached memory.
 
 use super::aesni::{
-    RCON, Schedule, aesenc_at, aesenclast_at, derivation_blocks, load_opaque, prefix_xor, sub_rot_word,
-    sub_word, xor_at,
+    RCON, Schedule, aesdec_imc_at, aesdeclast_at, aesenc_at, aesenclast_at, derivation_blocks, load_opaque,
+    prefix_xor, sub_rot_word, sub_word, xor_at,
 };
 use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
@@ -105,6 +105,34 @@ pub(super) fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk:
             round::<NR, B>(x, rk, R);
         }
     });
+}
+
+/// AES decryption of one block under the schedule `rk` (FIPS 197's
+/// equivalent inverse cipher, its round keys made on the way from `rk`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn decrypt<const NR: usize>(x: __m128i, rk: &RoundKeys) -> __m128i {
+    let mut x = xor_at(x, &rk[NR]);
+    unroll!(R in [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1] {
+        if R < NR {
+            x = aesdec_imc_at(x, &rk[R]);
+        }
+    });
+    aesdeclast_at(x, &rk[0])
+}
+
+/// What an open returns for the caller to compare with the received tag:
+/// `received` itself exactly when the tag is authentic. It is when
+/// AES(`tag_input`) = `received`, that is when `tag_input` =
+/// AES^-1(`received`) = `decrypted`: the tag's rounds then need only the
+/// round keys and the received tag, and run beside CTR and POLYVAL rather
+/// than after them, at the end of the open's chain of dependent steps
+/// (AES-256 opens of 16 bytes to 2 KiB 3-10% faster, AES-128 opens of 256
+/// bytes to 2 KiB 2-4%).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn verdict_block(received: __m128i, decrypted: __m128i, tag_input: __m128i) -> Block {
+    to_block(_mm_xor_si128(received, _mm_xor_si128(decrypted, tag_input)))
 }
 
 /// Key expansion of the record key (`k`: one block for AES-128, two for
@@ -405,7 +433,8 @@ impl<const NR: usize> Schedule<NR> {
     }
 
     /// Opens a short message in place (CTR from the received `tag`) and
-    /// returns the tag its plaintext should have; the caller compares.
+    /// returns [`verdict_block`]: `tag` itself exactly when it is authentic;
+    /// the caller compares.
     ///
     /// # Safety
     /// As [`Self::seal_one`].
@@ -429,9 +458,11 @@ impl<const NR: usize> Schedule<NR> {
             // SAFETY (each arm): same features.
             by_blocks!(data.len(), B => unsafe { open_blocks::<NR, B>(h, k, &mut rk, received, aad, data) })
         };
-        let mut expected = [tag_input(s, nonce)];
-        encrypt::<NR, 1>(&mut expected, &rk);
+        // After POLYVAL in program order, yet run beside it and the CTR,
+        // since it waits for neither. Placed right after the key expansion,
+        // its chain of rounds held up the work behind it (2-15% slower).
+        let decrypted = decrypt::<NR>(received, &rk);
         wipe::<NR>(&mut rk);
-        to_block(expected[0])
+        verdict_block(received, decrypted, tag_input(s, nonce))
     }
 }
