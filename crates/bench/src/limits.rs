@@ -353,7 +353,8 @@ unsafe fn polyval_wide(data: &[u8]) -> __m128i {
 /// with AVX-512: with `ROUNDS` > 0, CTR of the chunk at `dst` (four
 /// registers of four blocks); with `HASH`, the chunk at `src` hashed (four
 /// Karatsuba products of four blocks against `h`/`hx`, between the first
-/// rounds), the running sum's product with H^16 taken apart, one reduction.
+/// rounds), the running sum S added to the first block (with CTR) or its
+/// product with H^16 taken apart (POLYVAL alone), one reduction.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, VAES and VPCLMULQDQ; 256 bytes at `src` and
@@ -403,9 +404,13 @@ unsafe fn chunk512<const ROUNDS: usize, const HASH: bool>(
             }
         }
         if HASH && r <= 4 {
-            let q = r - 1;
+            // With CTR, as the stitched pass: quads 1, 2, 3, then 0 with S
+            // added to its first block. Alone, as POLYVAL's pass: in order,
+            // S H^16 taken apart below.
+            let q = if ROUNDS > 0 { r % 4 } else { r - 1 };
             // SAFETY: 64 bytes inside the chunk hashed.
             let a = unsafe { _mm512_loadu_si512(src.add(64 * q).cast()) };
+            let a = if ROUNDS > 0 && q == 0 { _mm512_xor_si512(a, _mm512_zextsi128_si512(s)) } else { a };
             lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(a, h[q]));
             hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(a, h[q]));
             let f = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
@@ -429,6 +434,9 @@ unsafe fn chunk512<const ROUNDS: usize, const HASH: bool>(
         return s;
     }
     let (l, u, m) = (half(lo), half(hi), half(mid));
+    if ROUNDS > 0 {
+        return reduce2(l, u, m);
+    }
     // S H^16 in the low lane, Karatsuba.
     let sl = _mm_clmulepi64_si128::<0x00>(s, h16);
     let sh = _mm_clmulepi64_si128::<0x11>(s, h16);
