@@ -10,17 +10,17 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+type SealBatch<'a> = Box<dyn Fn(&mut [gcmsiv::BatchItem<'_>]) + 'a>;
+type OpenBatch<'a> = Box<dyn Fn(&mut [gcmsiv::BatchItem<'_>], &mut [Result<(), gcmsiv::Error>]) + 'a>;
+type SealOne<'a> = Box<dyn Fn(&[u8; 12], &mut [u8]) -> [u8; 16] + 'a>;
+type OpenOne<'a> = Box<dyn Fn(&[u8; 12], &mut [u8], &[u8; 16]) -> bool + 'a>;
+
 /// Prints the table for AES-`key_bits`-GCM-SIV seal and open.
 pub fn print(key_bits: usize, rounds: usize) {
     let key = [0x42u8; 32];
     let ours128;
     let ours256;
-    let (seal_batch, open_batch, seal_one, open_one): (
-        Box<dyn Fn(&mut [gcmsiv::BatchItem<'_>])>,
-        Box<dyn Fn(&mut [gcmsiv::BatchItem<'_>], &mut [Result<(), gcmsiv::Error>])>,
-        Box<dyn Fn(&[u8; 12], &mut [u8]) -> [u8; 16]>,
-        Box<dyn Fn(&[u8; 12], &mut [u8], &[u8; 16]) -> bool>,
-    );
+    let (seal_batch, open_batch, seal_one, open_one): (SealBatch, OpenBatch, SealOne, OpenOne);
     if key_bits == 128 {
         ours128 =
             gcmsiv::Aes128GcmSiv::with_backend(key[..16].try_into().unwrap(), crate::backend()).unwrap();
