@@ -3,6 +3,10 @@
 //!
 //! GHASH(H, X_1..X_n) = ByteReverse(POLYVAL(mulX_POLYVAL(ByteReverse(H)),
 //! ByteReverse(X_1), ..., ByteReverse(X_n)))
+//!
+//! With a 96-bit IV and a short message, a backend may run the whole of
+//! GCM-AE or GCM-AD in one fused kernel ([`Aes::gcm_seal_short`]); the tag
+//! comparison stays here either way.
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval};
@@ -89,6 +93,11 @@ impl<A: Aes> Gcm<A> {
     /// the full 16-byte tag; callers keep the first `tag_len` bytes.
     pub(crate) fn seal_in_place(&self, iv: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
         check_lengths(iv, aad, buffer.len())?;
+        if let Ok(iv) = <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
+            && let Some(tag) = self.cipher.gcm_seal_short(&self.table, iv, aad, buffer)
+        {
+            return Ok(tag);
+        }
         let j0 = self.pre_counter_block(iv);
         let mask = self.tag_mask(&j0);
         let mut g = self.ghash();
@@ -110,12 +119,20 @@ impl<A: Aes> Gcm<A> {
         if tag.len() != self.tag_len {
             return Err(Error::InvalidTagLength { expected: self.tag_len, actual: tag.len() });
         }
-        let j0 = self.pre_counter_block(iv);
-        let mask = self.tag_mask(&j0);
-        let mut g = self.ghash();
-        self.ghash_update(&mut g, aad);
-        self.cipher.ghash_then_ctr32be(&inc32(&j0), buffer, &mut g, &self.table);
-        let expected = self.finish_tag(&mask, &mut g, aad.len(), buffer.len());
+        let expected = match <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
+            .ok()
+            .and_then(|iv| self.cipher.gcm_open_short(&self.table, iv, aad, buffer))
+        {
+            Some(expected) => expected,
+            None => {
+                let j0 = self.pre_counter_block(iv);
+                let mask = self.tag_mask(&j0);
+                let mut g = self.ghash();
+                self.ghash_update(&mut g, aad);
+                self.cipher.ghash_then_ctr32be(&inc32(&j0), buffer, &mut g, &self.table);
+                self.finish_tag(&mask, &mut g, aad.len(), buffer.len())
+            }
+        };
         let mut received = [0u8; 16];
         received[..tag.len()].copy_from_slice(tag);
         // Compare the first tag_len bytes (a public length) in constant time.

@@ -695,6 +695,32 @@ macro_rules! aesni_aes {
                     unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
                 })
             }
+            fn gcm_seal_short(
+                &self,
+                table: &Powers,
+                iv: &[u8; 12],
+                aad: &[u8],
+                data: &mut [u8],
+            ) -> Option<Block> {
+                if aad.len() > SHORT_MAX || data.len() > SHORT_MAX {
+                    return None;
+                }
+                // SAFETY: a schedule holds the Features proof; lengths checked.
+                Some(unsafe { self.gcm_seal_one(table, iv, aad, data) })
+            }
+            fn gcm_open_short(
+                &self,
+                table: &Powers,
+                iv: &[u8; 12],
+                aad: &[u8],
+                data: &mut [u8],
+            ) -> Option<Block> {
+                if aad.len() > SHORT_MAX || data.len() > SHORT_MAX {
+                    return None;
+                }
+                // SAFETY: as in `gcm_seal_short`.
+                Some(unsafe { self.gcm_open_one(table, iv, aad, data) })
+            }
             type LaneKeys = LaneKeyMemory;
             fn seal_lanes<const L: usize>(
                 &self,

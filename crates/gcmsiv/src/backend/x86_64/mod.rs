@@ -3,7 +3,7 @@
 //! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `vaes.rs` (CTR and
 //! POLYVAL two blocks per instruction, for the `aesni-vaes` backend),
 //! `short.rs` (one message
-//! of up to 128 bytes in one fused kernel), `group.rs` (a batch's short
+//! of up to 128 bytes in one fused kernel, GCM-SIV's and GCM's), `group.rs` (a batch's short
 //! messages, four or eight at a time, step by step across them), `long.rs`
 //! (one message past the short kernel), `partial.rs` (partial blocks without
 //! `memcpy`).

@@ -12,11 +12,21 @@
 //! hold it to the step-by-step path at every length up to [`SHORT_MAX`], on
 //! both sides, and to every vector file.
 //!
+//! The same file holds AES-GCM's short kernels ([`Schedule::gcm_seal_one`],
+//! [`Schedule::gcm_open_one`]: SP 800-38D with a 96-bit IV, message and AAD of
+//! at most [`SHORT_MAX`] bytes each), the one place outside `gcm.rs` that
+//! spells out GCM's steps: E(J0) and the counter blocks in flight together,
+//! GHASH over the ciphertext in registers, no step through memory. The tests
+//! hold them to an independent implementation at every length up to
+//! [`SHORT_MAX`] and past it, and to every GCM vector file.
+//!
 //! What is wiped: the round keys, the one secret this kernel puts in memory on
 //! purpose. Values the kernel holds in registers (derivation blocks,
 //! keystream) are not copied to memory to be wiped: that copy would be the
-//! only place they reached memory.
+//! only place they reached memory. (The GCM kernels put nothing secret in
+//! memory: the key schedule and the powers of H belong to the key.)
 
+use super::aesni::byte_reverse_mask;
 use super::aesni::{
     RCON, Schedule, aesdec_imc_at, aesdeclast_at, aesenc_at, aesenclast_at, derivation_blocks, load_opaque,
     prefix_xor, sub_rot_word, sub_word, xor_at,
@@ -96,15 +106,25 @@ macro_rules! unroll {
 }
 
 /// All rounds of AES on `B` blocks.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys) {
-    round::<NR, B>(x, rk, 0);
-    unroll!(R in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
-        if R <= NR {
-            round::<NR, B>(x, rk, R);
-        }
-    });
+///
+/// Always inlined, without target features of its own (as
+/// [`xor_keystream`]): an instance that other kernels share (the same `NR`
+/// and `B`) was otherwise kept out of line, the blocks passed through
+/// memory.
+///
+/// # Safety
+/// Only for inlining into functions that enable AES-NI.
+#[inline(always)]
+pub(super) unsafe fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys) {
+    // SAFETY: inlined into callers that enable AES-NI.
+    unsafe {
+        round::<NR, B>(x, rk, 0);
+        unroll!(R in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
+            if R <= NR {
+                round::<NR, B>(x, rk, R);
+            }
+        });
+    }
 }
 
 /// AES decryption of one block under the schedule `rk` (FIPS 197's
@@ -302,15 +322,19 @@ fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) -> [__m128i
 /// count, so the CTR blocks of each stay in registers, side by side.
 macro_rules! by_blocks {
     ($len:expr, $b:ident => $e:expr) => {
+        by_blocks!($len, $b, _B1 => $e)
+    };
+    // `$b1` is `$b` + 1 (GCM's kernels: the blocks and J0's).
+    ($len:expr, $b:ident, $b1:ident => $e:expr) => {
         match $len.div_ceil(16) {
-            1 => { const $b: usize = 1; $e }
-            2 => { const $b: usize = 2; $e }
-            3 => { const $b: usize = 3; $e }
-            4 => { const $b: usize = 4; $e }
-            5 => { const $b: usize = 5; $e }
-            6 => { const $b: usize = 6; $e }
-            7 => { const $b: usize = 7; $e }
-            _ => { const $b: usize = 8; $e }
+            1 => { const $b: usize = 1; #[allow(dead_code)] const $b1: usize = 2; $e }
+            2 => { const $b: usize = 2; #[allow(dead_code)] const $b1: usize = 3; $e }
+            3 => { const $b: usize = 3; #[allow(dead_code)] const $b1: usize = 4; $e }
+            4 => { const $b: usize = 4; #[allow(dead_code)] const $b1: usize = 5; $e }
+            5 => { const $b: usize = 5; #[allow(dead_code)] const $b1: usize = 6; $e }
+            6 => { const $b: usize = 6; #[allow(dead_code)] const $b1: usize = 7; $e }
+            7 => { const $b: usize = 7; #[allow(dead_code)] const $b1: usize = 8; $e }
+            _ => { const $b: usize = 8; #[allow(dead_code)] const $b1: usize = 9; $e }
         }
     };
 }
@@ -321,7 +345,8 @@ const _: () = assert!(SHORT_MAX == 16 * 8);
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 fn seal_ctr<const NR: usize, const B: usize>(rk: &RoundKeys, tag: __m128i, data: &mut [u8]) {
     let mut ks = counters::<B>(tag);
-    encrypt::<NR, B>(&mut ks, rk);
+    // SAFETY: this function enables AES-NI.
+    unsafe { encrypt::<NR, B>(&mut ks, rk) };
     xor_keystream(data, &ks);
 }
 
@@ -464,5 +489,158 @@ impl<const NR: usize> Schedule<NR> {
         let decrypted = decrypt::<NR>(received, &rk);
         wipe::<NR>(&mut rk);
         verdict_block(received, decrypted, tag_input(s, nonce))
+    }
+}
+
+/// GCM's pre-counter block for a 96-bit IV (IV || 0^31 || 1) plus `n`: the
+/// last 32 bits a big-endian counter (SP 800-38D section 7.1; `n` at most 8,
+/// so it never wraps).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn gcm_counter(iv: &[u8; 12], n: u32) -> __m128i {
+    // Loaded as 8 + 4 bytes into registers, as in `tag_input`.
+    let lo = u64::from_le_bytes(iv[..8].try_into().expect("8 bytes"));
+    let word = u32::from_le_bytes(iv[8..].try_into().expect("4 bytes"));
+    let hi = u64::from(word) | u64::from((1 + n).swap_bytes()) << 32;
+    _mm_set_epi64x(hi as i64, lo as i64)
+}
+
+/// GHASH (RFC 8452 Appendix A: POLYVAL of the byte-reversed blocks under the
+/// key whose table is `powers`) of `aad` (zero-padded), the `B` ciphertext
+/// blocks `ct` (zero-padded, in registers) and the length block of `aad` and
+/// `ct_len` bytes: S in POLYVAL's byte order. The AAD in one aggregated step,
+/// then the ciphertext and the length block in another (two for eight
+/// blocks), with `B` a constant so that the blocks stay in registers.
+///
+/// Always inlined, as [`xor_keystream`] is (so without target features of
+/// its own; its callers enable them): left to the compiler, it stayed out of
+/// line at some block counts, its arrays passed through memory.
+///
+/// # Safety
+/// Only for inlining into functions that enable PCLMULQDQ and SSSE3.
+#[inline(always)]
+unsafe fn ghash_short<const B: usize>(
+    powers: &Powers,
+    aad: &[u8],
+    ct: &[__m128i; B],
+    ct_len: usize,
+) -> __m128i {
+    debug_assert!(aad.len() <= SHORT_MAX && B <= SHORT_MAX / 16);
+    // SAFETY: inlined into callers that enable the features these need.
+    unsafe {
+        let reverse = byte_reverse_mask();
+        let mut s = _mm_setzero_si128();
+        if !aad.is_empty() {
+            let mut a = [_mm_setzero_si128(); SHORT_MAX / 16];
+            for (x, chunk) in a.iter_mut().zip(aad.chunks(16)) {
+                *x = _mm_shuffle_epi8(load_padded(chunk), reverse);
+            }
+            s = aggregate(s, &a[..aad.len().div_ceil(16)], powers);
+        }
+        // [len(A)]_64 || [len(C)]_64, big-endian bit counts, byte-reversed.
+        let lengths = _mm_set_epi64x((aad.len() as u64 * 8) as i64, (ct_len as u64 * 8) as i64);
+        let mut x = [lengths; SHORT_MAX / 16 + 1];
+        for (x, c) in x.iter_mut().zip(ct) {
+            *x = _mm_shuffle_epi8(*c, reverse);
+        }
+        if B == SHORT_MAX / 16 {
+            aggregate(aggregate(s, &x[..B], powers), &x[B..], powers)
+        } else {
+            aggregate(s, &x[..=B], powers)
+        }
+    }
+}
+
+/// GCM-AE (`OPEN` false) or GCM-AD (`OPEN` true) of `data`, `B` blocks
+/// (`B1` = `B` + 1), in place, with a 96-bit IV: returns the full tag (the
+/// one the data should have, when opening). E(J0) and the keystream blocks
+/// are encrypted side by side; GHASH takes the ciphertext from registers, the
+/// ciphertext the seal just made or the one the open read before the AES
+/// rounds (it needs no AES, so it runs beside them).
+///
+/// One function per block count, with every block array local to it: with
+/// the hash and the keystream in helpers of their own, the compiler kept
+/// some of them out of line, passing the arrays through memory (`memcpy`
+/// calls), and a 64-byte open took twice a 48-byte one.
+///
+/// # Safety
+/// The CPU must support the enabled features; `data` holds more than
+/// 16 (`B` - 1) and at most 16 `B` bytes (none if `B` is 0); the AAD at most
+/// [`SHORT_MAX`] bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn gcm_blocks<const NR: usize, const B: usize, const B1: usize, const OPEN: bool>(
+    rk: &RoundKeys,
+    powers: &Powers,
+    iv: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+) -> Block {
+    debug_assert!(B1 == B + 1 && data.len().div_ceil(16) == B);
+    let opened = if OPEN {
+        let ct: [__m128i; B] =
+            core::array::from_fn(|j| load_padded(&data[16 * j..data.len().min(16 * j + 16)]));
+        // SAFETY: this function enables the features.
+        Some(unsafe { ghash_short(powers, aad, &ct, data.len()) })
+    } else {
+        None
+    };
+    let mut blocks: [__m128i; B1] = core::array::from_fn(|j| gcm_counter(iv, j as u32));
+    // SAFETY: this function enables AES-NI.
+    unsafe { encrypt::<NR, B1>(&mut blocks, rk) };
+    let ks: [__m128i; B] = core::array::from_fn(|j| blocks[1 + j]);
+    let ct = if B == 0 { ks } else { xor_keystream(data, &ks) };
+    let s = match opened {
+        Some(s) => s,
+        // SAFETY: as above.
+        None => unsafe { ghash_short(powers, aad, &ct, data.len()) },
+    };
+    to_block(_mm_xor_si128(blocks[0], _mm_shuffle_epi8(s, byte_reverse_mask())))
+}
+
+impl<const NR: usize> Schedule<NR> {
+    /// GCM-AE (SP 800-38D section 7.1) of a short message with a 96-bit IV
+    /// under this schedule, `powers` the table of its POLYVAL key: encrypts
+    /// `data` in place and returns the full tag ([`gcm_blocks`]; step by
+    /// step, J0's block, CTR, GHASH and the length block each went through
+    /// memory: two to three times the cycles).
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features; the message and the AAD at
+    /// most [`SHORT_MAX`] bytes each.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) unsafe fn gcm_seal_one(
+        &self,
+        powers: &Powers,
+        iv: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Block {
+        // SAFETY (both): same features; `data` has the blocks named.
+        if data.is_empty() {
+            return unsafe { gcm_blocks::<NR, 0, 1, false>(&self.rk, powers, iv, aad, data) };
+        }
+        by_blocks!(data.len(), B, B1 => unsafe { gcm_blocks::<NR, B, B1, false>(&self.rk, powers, iv, aad, data) })
+    }
+
+    /// GCM-AD's half of [`Self::gcm_seal_one`]: decrypts `data` in place and
+    /// returns the full tag it should have; the caller compares (and wipes
+    /// `data` on a mismatch).
+    ///
+    /// # Safety
+    /// As [`Self::gcm_seal_one`].
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) unsafe fn gcm_open_one(
+        &self,
+        powers: &Powers,
+        iv: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Block {
+        // SAFETY (both): as in `gcm_seal_one`.
+        if data.is_empty() {
+            return unsafe { gcm_blocks::<NR, 0, 1, true>(&self.rk, powers, iv, aad, data) };
+        }
+        by_blocks!(data.len(), B, B1 => unsafe { gcm_blocks::<NR, B, B1, true>(&self.rk, powers, iv, aad, data) })
     }
 }
