@@ -702,11 +702,13 @@ macro_rules! aesni_aes {
                 aad: &[u8],
                 data: &mut [u8],
             ) -> Option<Block> {
-                if aad.len() > SHORT_MAX || data.len() > SHORT_MAX {
-                    return None;
-                }
-                // SAFETY: a schedule holds the Features proof; lengths checked.
-                Some(unsafe { self.gcm_seal_one(table, iv, aad, data) })
+                // SAFETY (both): a schedule holds the Features proof; lengths
+                // checked for the short kernel.
+                Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    unsafe { self.gcm_seal_one(table, iv, aad, data) }
+                } else {
+                    unsafe { self.gcm_seal_long(table, iv, aad, data) }
+                })
             }
             fn gcm_open_short(
                 &self,
@@ -715,11 +717,12 @@ macro_rules! aesni_aes {
                 aad: &[u8],
                 data: &mut [u8],
             ) -> Option<Block> {
-                if aad.len() > SHORT_MAX || data.len() > SHORT_MAX {
-                    return None;
-                }
-                // SAFETY: as in `gcm_seal_short`.
-                Some(unsafe { self.gcm_open_one(table, iv, aad, data) })
+                // SAFETY (both): as in `gcm_seal_short`.
+                Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    unsafe { self.gcm_open_one(table, iv, aad, data) }
+                } else {
+                    unsafe { self.gcm_open_long(table, iv, aad, data) }
+                })
             }
             type LaneKeys = LaneKeyMemory;
             fn seal_lanes<const L: usize>(

@@ -227,12 +227,27 @@ fn absorb_blocks<const REVERSED: bool>(
 /// H comes from the table too: passed as a value, it was spilled to the stack.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) fn absorb_padded(mut s: __m128i, powers: &Powers, data: &[u8], last: Option<__m128i>) -> __m128i {
+pub(super) fn absorb_padded(s: __m128i, powers: &Powers, data: &[u8], last: Option<__m128i>) -> __m128i {
+    absorb_padded_as::<false>(s, powers, data, last)
+}
+
+/// [`absorb_padded`] with, if `REVERSED`, the data's blocks byte-reversed
+/// first (GHASH's order; `last` is taken as given).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn absorb_padded_as<const REVERSED: bool>(
+    mut s: __m128i,
+    powers: &Powers,
+    data: &[u8],
+    last: Option<__m128i>,
+) -> __m128i {
+    let reverse = byte_reverse_mask();
+    let order = |x: __m128i| if REVERSED { _mm_shuffle_epi8(x, reverse) } else { x };
     let mut chunks = data.chunks_exact(16 * WIDTH);
     for chunk in &mut chunks {
         // SAFETY: every chunk is whole 16-byte blocks.
         let x: [__m128i; WIDTH] =
-            core::array::from_fn(|k| unsafe { _mm_loadu_si128(chunk[16 * k..].as_ptr().cast()) });
+            core::array::from_fn(|k| order(unsafe { _mm_loadu_si128(chunk[16 * k..].as_ptr().cast()) }));
         s = aggregate(s, &x, powers);
     }
     let rest = chunks.remainder();
@@ -244,7 +259,7 @@ pub(super) fn absorb_padded(mut s: __m128i, powers: &Powers, data: &[u8], last: 
     // Built in one pass: the remaining blocks, then `last`, then zeros.
     let mut x: [__m128i; WIDTH + 1] = core::array::from_fn(|i| {
         if i < blocks {
-            super::partial::load_padded(&rest[16 * i..rest.len().min(16 * i + 16)])
+            order(super::partial::load_padded(&rest[16 * i..rest.len().min(16 * i + 16)]))
         } else if i == blocks {
             last.unwrap_or(_mm_setzero_si128())
         } else {

@@ -20,8 +20,11 @@
 //! which wipes itself when dropped.
 
 use super::aesni::Schedule;
-use super::clmul::{Powers, absorb_padded};
-use super::short::{counter0, decrypt, encrypt, expand_riding, tag_input, to_block, verdict_block};
+use super::aesni::byte_reverse_mask;
+use super::clmul::{Powers, absorb_padded, absorb_padded_as};
+use super::short::{
+    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, tag_input, to_block, verdict_block,
+};
 use super::stitched::Stitch;
 use crate::backend::Block;
 use core::arch::x86_64::*;
@@ -104,5 +107,84 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY: 16 readable bytes.
         let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
         verdict_block(received, decrypt::<NR>(received, &key.rk), tag_input(s, nonce))
+    }
+
+    /// GCM-AE (SP 800-38D section 7.1) with a 96-bit IV for a message past
+    /// the short kernel's, `powers` the table of this key's POLYVAL key:
+    /// encrypts `data` in place and returns the full tag. As the mode's
+    /// steps run it, with E(J0) and the running hash in registers between
+    /// them and the last partial block joined to the length block in one
+    /// aggregated step (the mode's steps went through memory between calls,
+    /// the length block a step of its own). The AAD is hashed 128 bits at a
+    /// time here (at most a few blocks in practice).
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) unsafe fn gcm_seal_long(
+        &self,
+        powers: &Powers,
+        iv: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Block {
+        unsafe { self.gcm_long::<false>(powers, iv, aad, data) }
+    }
+
+    /// GCM-AD's half of [`Self::gcm_seal_long`]: decrypts `data` in place and
+    /// returns the full tag it should have; the caller compares (and wipes
+    /// `data` on a mismatch).
+    ///
+    /// # Safety
+    /// As [`Self::gcm_seal_long`].
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    pub(super) unsafe fn gcm_open_long(
+        &self,
+        powers: &Powers,
+        iv: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Block {
+        unsafe { self.gcm_long::<true>(powers, iv, aad, data) }
+    }
+
+    /// [`Self::gcm_seal_long`] and [`Self::gcm_open_long`] (`OPEN`).
+    ///
+    /// # Safety
+    /// As [`Self::gcm_seal_long`].
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    unsafe fn gcm_long<const OPEN: bool>(
+        &self,
+        powers: &Powers,
+        iv: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Block {
+        let mut mask = [gcm_counter(iv, 0)];
+        // SAFETY: this function enables AES-NI.
+        unsafe { encrypt::<NR, 1>(&mut mask, &self.rk) };
+        let mut s = absorb_padded_as::<true>(_mm_setzero_si128(), powers, aad, None);
+        let counter = to_block(gcm_counter(iv, 1));
+        let mode = if OPEN { Stitch::GcmOpen } else { Stitch::GcmSeal };
+        // SAFETY (both): same features; `wide` proves AVX2, VAES and
+        // VPCLMULQDQ besides (`Features::detect_wide`).
+        let done = if self.features.wide() {
+            unsafe { self.ctr_stitched_wide::<true>(&counter, data, &mut s, powers, mode) }
+        } else {
+            unsafe { self.ctr_stitched::<true>(&counter, data, &mut s, powers, mode) }
+        };
+        let tail_counter = crate::backend::counter_add_be32(&counter, (done / 16) as u32);
+        let lengths = gcm_lengths(aad.len(), data.len());
+        let tail = &mut data[done..];
+        let s = if OPEN {
+            let s = absorb_padded_as::<true>(s, powers, tail, Some(lengths));
+            self.ctr32::<true>(&tail_counter, tail);
+            s
+        } else {
+            self.ctr32::<true>(&tail_counter, tail);
+            absorb_padded_as::<true>(s, powers, tail, Some(lengths))
+        };
+        to_block(_mm_xor_si128(mask[0], _mm_shuffle_epi8(s, byte_reverse_mask())))
     }
 }

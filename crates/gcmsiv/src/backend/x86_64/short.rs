@@ -497,12 +497,20 @@ impl<const NR: usize> Schedule<NR> {
 /// so it never wraps).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn gcm_counter(iv: &[u8; 12], n: u32) -> __m128i {
+pub(super) fn gcm_counter(iv: &[u8; 12], n: u32) -> __m128i {
     // Loaded as 8 + 4 bytes into registers, as in `tag_input`.
     let lo = u64::from_le_bytes(iv[..8].try_into().expect("8 bytes"));
     let word = u32::from_le_bytes(iv[8..].try_into().expect("4 bytes"));
     let hi = u64::from(word) | u64::from((1 + n).swap_bytes()) << 32;
     _mm_set_epi64x(hi as i64, lo as i64)
+}
+
+/// GCM's length block, [len(A)]_64 || [len(C)]_64 (big-endian bit counts),
+/// byte-reversed as GHASH's blocks are for POLYVAL.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn gcm_lengths(aad: usize, ct: usize) -> __m128i {
+    _mm_set_epi64x((aad as u64 * 8) as i64, (ct as u64 * 8) as i64)
 }
 
 /// GHASH (RFC 8452 Appendix A: POLYVAL of the byte-reversed blocks under the
@@ -537,9 +545,7 @@ unsafe fn ghash_short<const B: usize>(
             }
             s = aggregate(s, &a[..aad.len().div_ceil(16)], powers);
         }
-        // [len(A)]_64 || [len(C)]_64, big-endian bit counts, byte-reversed.
-        let lengths = _mm_set_epi64x((aad.len() as u64 * 8) as i64, (ct_len as u64 * 8) as i64);
-        let mut x = [lengths; SHORT_MAX / 16 + 1];
+        let mut x = [gcm_lengths(aad.len(), ct_len); SHORT_MAX / 16 + 1];
         for (x, c) in x.iter_mut().zip(ct) {
             *x = _mm_shuffle_epi8(*c, reverse);
         }
