@@ -2,8 +2,8 @@
 # ctgrind in one command: build ctcheck with debug line tables, run
 # `ctcheck ctgrind` under Valgrind's Memcheck with this folder's suppressions,
 # and check that the only suppressed reports are the tag-check branch in
-# gcmsiv::verify::release, once per decryption (GCM-SIV, GCM, GMAC verification,
-# each opened batch item). Exit status 0 means constant-time evidence passed.
+# gcmsiv::verify::release (or release_group, a batch group's), once per
+# decryption (GCM-SIV, GCM, GMAC verification, each opened batch item). Exit status 0 means constant-time evidence passed.
 #
 #   crates/ctcheck/ctgrind.sh                   # the check; must exit 0
 #   crates/ctcheck/ctgrind.sh --self-test-leak  # deliberate leak; must exit 1

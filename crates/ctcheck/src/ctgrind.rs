@@ -20,9 +20,11 @@
 //!
 //! The one expected report is the branch on the tag-check result in
 //! `gcmsiv::verify::release`, the one function every decryption and
-//! verification ends in (public: it is the return value). It is suppressed by
-//! `ctgrind.supp` next to this crate's manifest, matched only when `release` is
-//! the innermost frame, which needs debug line tables; see the crate README.
+//! verification ends in (public: it is the return value), or its batch form
+//! `gcmsiv::verify::release_group` (the same branch once per item of a batch's
+//! group). It is suppressed by `ctgrind.supp` next to this crate's manifest,
+//! matched only when one of the two is the innermost frame, which needs debug
+//! line tables; see the crate README.
 //! The run prints how many decryptions it made (batch items and GMAC
 //! verifications counted one by one), which must equal the number of suppressed
 //! errors (`ctgrind.sh` checks it): one more secret-dependent branch in
@@ -159,7 +161,8 @@ pub fn run(self_test_leak: bool) -> ExitCode {
         println!("ctgrind: Memcheck errors reported (suppressed ones excluded): {errors}; expected 0");
         println!(
             "ctgrind: decryptions: {opens}; expected suppressed errors: {opens} (the tag-check branch in \
-             verify::release, once per decryption, GMAC verification or opened batch item; compare with \
+             verify::release or release_group, once per decryption, GMAC verification or opened batch item; \
+             compare with \
              \"suppressed: N from M\" in Valgrind's ERROR SUMMARY)"
         );
     }
