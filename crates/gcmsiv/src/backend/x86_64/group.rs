@@ -415,6 +415,9 @@ fn ctr_lanes<const NR: usize, const L: usize>(
 pub(super) unsafe trait LaneKeys<const NR: usize, const L: usize> {
     /// POLYVAL of the lanes, laid out as the round keys are.
     type Hash: LaneHash<L>;
+    /// Whether the lanes' POLYVAL may run four lanes per instruction where
+    /// the CPU has AVX-512 (`vaes.rs`, `group_hash_zmm`).
+    const QUADS: bool = false;
     /// The round keys' storage in `memory`, not yet written here (anything
     /// an earlier group left): every entry read is written by
     /// [`Self::expand`] first. Wiped as `memory` drops.
@@ -797,6 +800,29 @@ impl<const NR: usize> Schedule<NR> {
         unsafe { self.open_with::<NB, L, Schedules<L>>(nonces, aads, data, tags, keys) }
     }
 
+    /// POLYVAL of each lane ([`GroupHash`]): four lanes per instruction if
+    /// `K` allows it and the CPU has AVX-512, else `K`'s own lane layout.
+    ///
+    /// # Safety
+    /// The CPU must support `K::Hash`'s features and the baseline set.
+    #[inline(always)]
+    unsafe fn group_hash<const L: usize, K: LaneKeys<NR, L>>(
+        &self,
+        h: &[__m128i; L],
+        aads: &[&[u8]; L],
+        data: &[&mut [u8]; L],
+    ) -> [__m128i; L] {
+        // SAFETY (both): `zmm` proves AVX-512 F, BW and VL besides the wide
+        // set (`Features::detect_wide`); otherwise the caller's features.
+        unsafe {
+            if K::QUADS && self.features.zmm() {
+                super::vaes::group_hash_zmm::<L>(h, aads, data)
+            } else {
+                GroupHash::<L, K::Hash>::new(h, aads, data).finish()
+            }
+        }
+    }
+
     /// [`Self::seal_group`]'s steps with the round keys in `K`; inlined into
     /// a caller that enables `K`'s features.
     ///
@@ -819,7 +845,7 @@ impl<const NR: usize> Schedule<NR> {
             let rk = K::place(keys);
             rk.expand(&k);
             k.zeroize();
-            let s = GroupHash::<L, K::Hash>::new(&h, &aads, &data).finish();
+            let s = self.group_hash::<L, K>(&h, &aads, &data);
             h.zeroize();
             let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
@@ -852,7 +878,7 @@ impl<const NR: usize> Schedule<NR> {
             rk.expand(&k);
             k.zeroize();
             rk.ctr(&ctr0, &mut data);
-            let s = GroupHash::<L, K::Hash>::new(&h, &aads, &data).finish();
+            let s = self.group_hash::<L, K>(&h, &aads, &data);
             h.zeroize();
             let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
