@@ -1601,7 +1601,7 @@ mod tests {
                 }
             }};
         }
-        let key: [u8; 32] = core::array::from_fn(|i| i as u8 * 9 + 1);
+        let key: [u8; 32] = core::array::from_fn(|i| (i * 9 + 1) as u8);
         run!(Aes128, key[..16].try_into().unwrap(), 16);
         run!(Aes128, key[..16].try_into().unwrap(), 8);
         run!(Aes256, &key, 16);
