@@ -187,12 +187,13 @@ macro_rules! gcm_siv_type {
             /// independent work: sixteen messages as eight pairs, two per
             /// instruction, where the CPU has VAES and VPCLMULQDQ; eight (AES-128)
             /// or sixteen (AES-256) otherwise.
-            /// Groups of equal lengths take it up to 512 bytes (256 without VAES);
-            /// other messages take the one-message path. Measured on a Zen 4
-            /// core: 16- to 64-byte messages at 2.1-2.4x the messages per second of
-            /// one call per message (1.1-1.6x without VAES) and 3.4-6.1x
-            /// aws-lc-rs's; 200-byte records at 2.0-2.2x (1.1-1.4x), 512-byte ones
-            /// at 1.1-1.4x (docs/PERFORMANCE.md has the figures). Groups are
+            /// Groups of equal lengths take it up to 512 bytes (256 without VAES;
+            /// seals up to 1 KiB with AVX-512); other messages take the
+            /// one-message path. Measured on a Zen 4
+            /// core: 16- to 64-byte messages at 2.1-2.5x the messages per second of
+            /// one call per message (1.1-1.6x without VAES) and 3.6-6.2x
+            /// aws-lc-rs's; 200-byte records at 2.1-2.4x (1.1-1.4x), 512-byte ones
+            /// at 1.3-1.5x, 1 KiB seals 1.1x (docs/PERFORMANCE.md has the figures). Groups are
             /// consecutive items, and lengths matter: short messages of mixed
             /// lengths gain less (a 16-128-byte mix 1.3x, about 1.0x without
             /// VAES), so put records of equal length next to each other when

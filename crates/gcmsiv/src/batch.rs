@@ -4,9 +4,9 @@
 //! expansion, the tag and the first counter block are chains of dependent AES
 //! rounds. Where the backend has a fused kernel for short messages, a batch
 //! runs the set-up of [`GROUP`] of them (or [`QUAD`], or [`WIDE_GROUP`]) side
-//! by side, each step for all of them before the next; the backend decides
-//! which groups it takes (on x86-64: all short, or equal lengths up to 256 or
-//! 512 bytes). The rest, and every message on a backend without such a
+//! by side, each step for all of them before the next; the backend says
+//! which groups pay ([`Aes::lanes_max`]; on x86-64: all short, or equal
+//! lengths up to 256 bytes, 512 with VAES, seals up to 1 KiB with AVX-512). The rest, and every message on a backend without such a
 //! kernel, take the one-message path: their set-up is a small part of their
 //! cost. (A path that interleaved the steps of four
 //! messages of up to 256 bytes through the generic step-by-step interface
@@ -71,43 +71,46 @@ impl<A: Aes> GcmSiv<A> {
         for it in items.iter() {
             crate::siv::check_lengths(it.aad.len(), it.buffer.len(), P_MAX, Error::PlaintextTooLong)?;
         }
+        let Some(max) = self.key_generating_key().lanes_max(true) else {
+            return self.seal_each(items); // no group kernel
+        };
         // Round keys of every group, wiped once as this returns.
         let keys = &mut A::LaneKeys::default();
         if self.key_generating_key().wide_groups() {
-            self.seal_groups::<WIDE_GROUP>(items, keys)
+            self.seal_groups::<WIDE_GROUP>(items, max, keys)
         } else {
-            self.seal_groups::<GROUP>(items, keys)
+            self.seal_groups::<GROUP>(items, max, keys)
         }
     }
 
-    /// Seals items in fused groups of `G` (falling back to quads for a group
-    /// with a message too long to fuse), what is left in groups of
-    /// [`GROUP`] and quads, the last few one by one.
+    /// Seals items in fused groups of `G` where they fit (`max`, from
+    /// [`Aes::lanes_max`]; else quads of them that fit), what is left in
+    /// groups of [`GROUP`] and quads, the rest one by one.
     fn seal_groups<const G: usize>(
         &self,
         items: &mut [BatchItem<'_>],
+        max: usize,
         keys: &mut A::LaneKeys,
     ) -> Result<(), Error> {
         let mut groups = items.chunks_exact_mut(G);
         for group in &mut groups {
-            let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
-            if !self.seal_fused(group, keys) {
-                for quad in group.chunks_exact_mut(QUAD) {
-                    if may_group(quad) {
-                        self.seal_quad(quad.try_into().expect("internal error: quad size"), keys)?;
-                    } else {
-                        self.seal_each(quad)?;
-                    }
+            if fits(group, max) {
+                let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
+                if self.seal_fused(group, keys) {
+                    continue;
                 }
+            }
+            for quad in group.chunks_exact_mut(QUAD) {
+                self.seal_quad(quad.try_into().expect("internal error: quad size"), max, keys)?;
             }
         }
         let rest = groups.into_remainder();
         if G > GROUP {
-            return self.seal_groups::<GROUP>(rest, keys);
+            return self.seal_groups::<GROUP>(rest, max, keys);
         }
         let mut quads = rest.chunks_exact_mut(QUAD);
         for quad in &mut quads {
-            self.seal_quad(quad.try_into().expect("internal error: quad size"), keys)?;
+            self.seal_quad(quad.try_into().expect("internal error: quad size"), max, keys)?;
         }
         self.seal_each(quads.into_remainder())
     }
@@ -131,12 +134,16 @@ impl<A: Aes> GcmSiv<A> {
             )?;
         }
         let results = &mut results[..items.len()];
+        let Some(max) = self.key_generating_key().lanes_max(false) else {
+            self.open_each(items, results); // no group kernel
+            return Ok(());
+        };
         // Round keys of every group, wiped once as this returns.
         let keys = &mut A::LaneKeys::default();
         if self.key_generating_key().wide_groups() {
-            self.open_groups::<WIDE_GROUP>(items, results, keys);
+            self.open_groups::<WIDE_GROUP>(items, results, max, keys);
         } else {
-            self.open_groups::<GROUP>(items, results, keys);
+            self.open_groups::<GROUP>(items, results, max, keys);
         }
         Ok(())
     }
@@ -146,30 +153,30 @@ impl<A: Aes> GcmSiv<A> {
         &self,
         items: &mut [BatchItem<'_>],
         results: &mut [Result<(), Error>],
+        max: usize,
         keys: &mut A::LaneKeys,
     ) {
         let mut groups = items.chunks_exact_mut(G);
         let mut out = results.chunks_exact_mut(G);
         for (group, res) in (&mut groups).zip(&mut out) {
-            let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
-            if !self.open_fused(group, res, keys) {
-                for (quad, res) in group.chunks_exact_mut(QUAD).zip(res.chunks_exact_mut(QUAD)) {
-                    if may_group(quad) {
-                        self.open_quad(quad.try_into().expect("internal error: quad size"), res, keys);
-                    } else {
-                        self.open_each(quad, res);
-                    }
+            if fits(group, max) {
+                let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
+                if self.open_fused(group, res, keys) {
+                    continue;
                 }
+            }
+            for (quad, res) in group.chunks_exact_mut(QUAD).zip(res.chunks_exact_mut(QUAD)) {
+                self.open_quad(quad.try_into().expect("internal error: quad size"), res, max, keys);
             }
         }
         let (rest, rest_out) = (groups.into_remainder(), out.into_remainder());
         if G > GROUP {
-            return self.open_groups::<GROUP>(rest, rest_out, keys);
+            return self.open_groups::<GROUP>(rest, rest_out, max, keys);
         }
         let mut quads = rest.chunks_exact_mut(QUAD);
         let mut out = rest_out.chunks_exact_mut(QUAD);
         for (quad, res) in (&mut quads).zip(&mut out) {
-            self.open_quad(quad.try_into().expect("internal error: quad size"), res, keys);
+            self.open_quad(quad.try_into().expect("internal error: quad size"), res, max, keys);
         }
         self.open_each(quads.into_remainder(), out.into_remainder());
     }
@@ -219,9 +226,14 @@ impl<A: Aes> GcmSiv<A> {
         true
     }
 
-    /// Seals QUAD messages: fused if they are short, else one by one.
-    fn seal_quad(&self, g: &mut [BatchItem<'_>; QUAD], keys: &mut A::LaneKeys) -> Result<(), Error> {
-        if self.seal_fused(g, keys) { Ok(()) } else { self.seal_each(g) }
+    /// Seals QUAD messages: fused if they fit, else one by one.
+    fn seal_quad(
+        &self,
+        g: &mut [BatchItem<'_>; QUAD],
+        max: usize,
+        keys: &mut A::LaneKeys,
+    ) -> Result<(), Error> {
+        if fits(g, max) && self.seal_fused(g, keys) { Ok(()) } else { self.seal_each(g) }
     }
 
     /// Opens QUAD messages, as [`Self::seal_quad`].
@@ -229,9 +241,10 @@ impl<A: Aes> GcmSiv<A> {
         &self,
         g: &mut [BatchItem<'_>; QUAD],
         results: &mut [Result<(), Error>],
+        max: usize,
         keys: &mut A::LaneKeys,
     ) {
-        if !self.open_fused(g, results, keys) {
+        if !(fits(g, max) && self.open_fused(g, results, keys)) {
             self.open_each(g, results);
         }
     }
@@ -252,15 +265,14 @@ impl<A: Aes> GcmSiv<A> {
     }
 }
 
-/// Whether a backend's group kernel could take these items, for the quads of
-/// a group it turned down: all short, or all of the same lengths (what the
-/// x86-64 kernels take; a backend still checks its own limits). Not asked
-/// before a first attempt, where it measured 1-2 cycles per message slower
-/// for batches of short messages; here it spares the quads of long or mixed
-/// items gathering their arguments only to be turned down too.
-fn may_group(items: &[BatchItem<'_>]) -> bool {
+/// Whether the backend's group kernel should take these items
+/// ([`Aes::lanes_max`]): all short, or all of the same lengths up to `max`.
+/// Asked before a group's arguments are gathered: a group turned down after
+/// gathering them cost batches of 1 KiB opens and of a 16-512-byte mix 2-4%
+/// against one call per message.
+fn fits(items: &[BatchItem<'_>], max: usize) -> bool {
     let short = |it: &BatchItem<'_>| it.aad.len() <= SHORT_MAX && it.buffer.len() <= SHORT_MAX;
-    let first = &items[0];
+    let (a, m) = (items[0].aad.len(), items[0].buffer.len());
     items.iter().all(short)
-        || items.iter().all(|it| it.aad.len() == first.aad.len() && it.buffer.len() == first.buffer.len())
+        || (a <= max && m <= max && items.iter().all(|it| it.aad.len() == a && it.buffer.len() == m))
 }

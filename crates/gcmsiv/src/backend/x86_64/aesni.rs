@@ -565,25 +565,19 @@ const WIDE_LANES_MAX: usize = 512;
 const ZMM_SEAL_LANES_MAX: usize = 1024;
 
 impl<const NR: usize> Schedule<NR> {
-    /// Whether this backend's group kernel should take these lanes: all of
-    /// them short (up to [`SHORT_MAX`]), or all of the same lengths up to
-    /// the limits above. Lanes of unequal lengths each take the longest
-    /// one's CTR steps, and past the short ones that waste costs more than
-    /// the group saves (a 16-512-byte mix measured 0.73-0.83x one message
-    /// at a time).
-    fn lanes_fit<const L: usize>(&self, aads: &[&[u8]; L], data: &[&mut [u8]; L], seal: bool) -> bool {
-        if aads.iter().all(|a| a.len() <= SHORT_MAX) && data.iter().all(|d| d.len() <= SHORT_MAX) {
-            return true;
-        }
-        let max = if self.features.zmm() && seal {
+    /// [`Aes::lanes_max`](crate::backend::Aes::lanes_max) for this CPU.
+    /// Lanes of unequal lengths each take the longest one's CTR steps, and
+    /// past the short ones that waste costs more than the group saves (a
+    /// 16-512-byte mix measured 0.73-0.83x one message at a time), so only
+    /// groups of equal lengths go past [`SHORT_MAX`].
+    fn lanes_max(&self, seal: bool) -> usize {
+        if self.features.zmm() && seal {
             ZMM_SEAL_LANES_MAX
         } else if self.features.wide() {
             WIDE_LANES_MAX
         } else {
             LANES_MAX
-        };
-        let (a, m) = (aads[0].len(), data[0].len());
-        a <= max && m <= max && aads.iter().all(|x| x.len() == a) && data.iter().all(|x| x.len() == m)
+        }
     }
 }
 
@@ -736,6 +730,9 @@ macro_rules! aesni_aes {
                     unsafe { self.gcm_open_long(table, iv, aad, data) }
                 })
             }
+            fn lanes_max(&self, seal: bool) -> Option<usize> {
+                Some(Schedule::lanes_max(self, seal))
+            }
             type LaneKeys = LaneKeyMemory;
             fn seal_lanes<const L: usize>(
                 &self,
@@ -744,11 +741,12 @@ macro_rules! aesni_aes {
                 data: [&mut [u8]; L],
                 keys: &mut LaneKeyMemory,
             ) -> Option<[Block; L]> {
-                if L % 4 != 0 || !self.lanes_fit(&aads, &data, true) {
+                if L % 4 != 0 {
                     return None;
                 }
-                // SAFETY: a schedule holds the Features proof; lengths
-                // checked; a multiple of 4 lanes.
+                // SAFETY: a schedule holds the Features proof; a multiple of
+                // 4 lanes (any lengths are correct; the caller keeps them
+                // within `lanes_max`, where the group is the faster).
                 Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, keys) })
             }
             fn open_lanes<const L: usize>(
@@ -759,7 +757,7 @@ macro_rules! aesni_aes {
                 tags: &[Block; L],
                 keys: &mut LaneKeyMemory,
             ) -> Option<[Block; L]> {
-                if L % 4 != 0 || !self.lanes_fit(&aads, &data, false) {
+                if L % 4 != 0 {
                     return None;
                 }
                 // SAFETY: as in `seal_lanes`.
