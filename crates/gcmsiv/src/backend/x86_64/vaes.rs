@@ -110,12 +110,21 @@ macro_rules! round4x4 {
 /// pass's first counter in the low lane, one more in the high lane): the
 /// chunk's first pair once, then each register's offset as a constant
 /// operand (building each offset from a general register took three vector
-/// operations, one of them a lane insert). Byte-reversed back for GCM.
+/// operations, one of them a lane insert). Byte-reversed back for GCM, with
+/// one shuffle per chunk where no counter carries out of its lowest byte (as
+/// [`chunk_counters_zmm`]).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn chunk_counters<const BE: bool>(base: __m256i, c: usize, reverse2: __m256i) -> [__m256i; 4] {
     let n = (c * CHUNK_BLOCKS) as i32;
     let first = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
+    if BE && _mm_cvtsi128_si32(_mm256_castsi256_si128(first)) as u8 as usize <= 256 - CHUNK_BLOCKS {
+        let f = _mm256_shuffle_epi8(first, reverse2);
+        return core::array::from_fn(|k| {
+            let d = (2 * k as i32) << 24;
+            if k == 0 { f } else { _mm256_add_epi32(f, _mm256_setr_epi32(0, 0, 0, d, 0, 0, 0, d)) }
+        });
+    }
     core::array::from_fn(|k| {
         let x = if k == 0 {
             first
@@ -253,11 +262,24 @@ fn counter_quad<const BE: bool>(counter: &Block) -> __m512i {
 
 /// The sixteen counter blocks of 256-byte chunk `c` in four registers, from
 /// [`counter_quad`]'s `base`; byte-reversed back for GCM.
+///
+/// GCM's counter ends in its lowest byte, the block's last. While the
+/// chunk's sixteen counters do not carry out of that byte (fifteen chunks in
+/// sixteen), each register is the first one byte-reversed plus 4k in its
+/// last byte: one shuffle per chunk instead of four. Which case a chunk
+/// takes depends on the counter alone, which comes from the IV, not on
+/// anything secret.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
 fn chunk_counters_zmm<const BE: bool>(base: __m512i, c: usize) -> [__m512i; 4] {
     let reverse4 = _mm512_broadcast_i32x4(byte_reverse_mask());
     let first = _mm512_add_epi32(base, _mm512_set4_epi32(0, 0, 0, (16 * c) as i32));
+    if BE && _mm_cvtsi128_si32(_mm512_castsi512_si128(first)) as u8 as usize <= 256 - 16 {
+        let f = _mm512_shuffle_epi8(first, reverse4);
+        return core::array::from_fn(|k| {
+            if k == 0 { f } else { _mm512_add_epi32(f, _mm512_set4_epi32((4 * k as i32) << 24, 0, 0, 0)) }
+        });
+    }
     core::array::from_fn(|k| {
         let x = _mm512_add_epi32(first, _mm512_set4_epi32(0, 0, 0, 4 * k as i32));
         if BE { _mm512_shuffle_epi8(x, reverse4) } else { x }
@@ -1474,11 +1496,18 @@ mod tests {
         let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_wide()) else {
             return; // this CPU has no VAES: nothing to compare
         };
-        let counters: [[u8; 16]; 3] = [
+        let counters: [[u8; 16]; 7] = [
             [0; 16],
             core::array::from_fn(|i| (i as u8).wrapping_mul(37) | 0x80),
             // Both 32-bit counters near 2^32: the first chunk wraps them.
             [0xfb, 0xff, 0xff, 0xff, 5, 6, 7, 8, 9, 10, 11, 12, 0xff, 0xff, 0xff, 0xfa],
+            // GCM's lowest counter byte at the last value whose 512-bit
+            // chunk (sixteen blocks), then 256-bit chunk (eight), does not
+            // carry out of it, and one past: the one-shuffle case's edges.
+            [0xf0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0x10, 0xff, 0xf0],
+            [0xf1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0x10, 0xff, 0xf1],
+            [0xf8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0x10, 0xfe, 0xf8],
+            [0xf9, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0x10, 0xfe, 0xf9],
         ];
         let data: std::vec::Vec<u8> = (0..1100u32).map(|i| (i * 7 + 3) as u8).collect();
         // With AVX-512, both the 512-bit pass and the 256-bit one alone.
