@@ -5,7 +5,7 @@
 //! rounds. Where the backend has a fused kernel for short messages, a batch
 //! runs the set-up of [`GROUP`] of them (or [`QUAD`], or [`WIDE_GROUP`]) side
 //! by side, each step for all of them before the next; the backend says
-//! which groups pay ([`Aes::lanes_max`]; on x86-64: all short, or equal
+//! which groups pay ([`Aes::lane_limits`]; on x86-64: all short, or equal
 //! lengths up to 256 bytes, 512 with VAES, seals up to 1 KiB with AVX-512). The rest, and every message on a backend without such a
 //! kernel, take the one-message path: their set-up is a small part of their
 //! cost. (A path that interleaved the steps of four
@@ -14,7 +14,7 @@
 //! through memory that nothing wiped; it was removed.)
 
 use crate::Error;
-use crate::backend::{Aes, GROUP, QUAD, SHORT_MAX, WIDE_GROUP};
+use crate::backend::{Aes, GROUP, LaneLimits, QUAD, SHORT_MAX, WIDE_GROUP};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN};
 use zeroize::Zeroize;
 
@@ -71,46 +71,46 @@ impl<A: Aes> GcmSiv<A> {
         for it in items.iter() {
             crate::siv::check_lengths(it.aad.len(), it.buffer.len(), P_MAX, Error::PlaintextTooLong)?;
         }
-        let Some(max) = self.key_generating_key().lanes_max(true) else {
+        let Some(limits) = self.key_generating_key().lane_limits(true) else {
             return self.seal_each(items); // no group kernel
         };
         // Round keys of every group, wiped once as this returns.
         let keys = &mut A::LaneKeys::default();
         if self.key_generating_key().wide_groups() {
-            self.seal_groups::<WIDE_GROUP>(items, max, keys)
+            self.seal_groups::<WIDE_GROUP>(items, limits, keys)
         } else {
-            self.seal_groups::<GROUP>(items, max, keys)
+            self.seal_groups::<GROUP>(items, limits, keys)
         }
     }
 
-    /// Seals items in fused groups of `G` where they fit (`max`, from
-    /// [`Aes::lanes_max`]; else quads of them that fit), what is left in
+    /// Seals items in fused groups of `G` where they fit (`limits`, from
+    /// [`Aes::lane_limits`]; else quads of them that fit), what is left in
     /// groups of [`GROUP`] and quads, the rest one by one.
     fn seal_groups<const G: usize>(
         &self,
         items: &mut [BatchItem<'_>],
-        max: usize,
+        limits: LaneLimits,
         keys: &mut A::LaneKeys,
     ) -> Result<(), Error> {
         let mut groups = items.chunks_exact_mut(G);
         for group in &mut groups {
-            if fits(group, max) {
+            if fits(group, limits) {
                 let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
                 if self.seal_fused(group, keys) {
                     continue;
                 }
             }
             for quad in group.chunks_exact_mut(QUAD) {
-                self.seal_quad(quad.try_into().expect("internal error: quad size"), max, keys)?;
+                self.seal_quad(quad.try_into().expect("internal error: quad size"), limits, keys)?;
             }
         }
         let rest = groups.into_remainder();
         if G > GROUP {
-            return self.seal_groups::<GROUP>(rest, max, keys);
+            return self.seal_groups::<GROUP>(rest, limits, keys);
         }
         let mut quads = rest.chunks_exact_mut(QUAD);
         for quad in &mut quads {
-            self.seal_quad(quad.try_into().expect("internal error: quad size"), max, keys)?;
+            self.seal_quad(quad.try_into().expect("internal error: quad size"), limits, keys)?;
         }
         self.seal_each(quads.into_remainder())
     }
@@ -134,16 +134,16 @@ impl<A: Aes> GcmSiv<A> {
             )?;
         }
         let results = &mut results[..items.len()];
-        let Some(max) = self.key_generating_key().lanes_max(false) else {
+        let Some(limits) = self.key_generating_key().lane_limits(false) else {
             self.open_each(items, results); // no group kernel
             return Ok(());
         };
         // Round keys of every group, wiped once as this returns.
         let keys = &mut A::LaneKeys::default();
         if self.key_generating_key().wide_groups() {
-            self.open_groups::<WIDE_GROUP>(items, results, max, keys);
+            self.open_groups::<WIDE_GROUP>(items, results, limits, keys);
         } else {
-            self.open_groups::<GROUP>(items, results, max, keys);
+            self.open_groups::<GROUP>(items, results, limits, keys);
         }
         Ok(())
     }
@@ -153,30 +153,30 @@ impl<A: Aes> GcmSiv<A> {
         &self,
         items: &mut [BatchItem<'_>],
         results: &mut [Result<(), Error>],
-        max: usize,
+        limits: LaneLimits,
         keys: &mut A::LaneKeys,
     ) {
         let mut groups = items.chunks_exact_mut(G);
         let mut out = results.chunks_exact_mut(G);
         for (group, res) in (&mut groups).zip(&mut out) {
-            if fits(group, max) {
+            if fits(group, limits) {
                 let group: &mut [BatchItem<'_>; G] = group.try_into().expect("internal error: group size");
                 if self.open_fused(group, res, keys) {
                     continue;
                 }
             }
             for (quad, res) in group.chunks_exact_mut(QUAD).zip(res.chunks_exact_mut(QUAD)) {
-                self.open_quad(quad.try_into().expect("internal error: quad size"), res, max, keys);
+                self.open_quad(quad.try_into().expect("internal error: quad size"), res, limits, keys);
             }
         }
         let (rest, rest_out) = (groups.into_remainder(), out.into_remainder());
         if G > GROUP {
-            return self.open_groups::<GROUP>(rest, rest_out, max, keys);
+            return self.open_groups::<GROUP>(rest, rest_out, limits, keys);
         }
         let mut quads = rest.chunks_exact_mut(QUAD);
         let mut out = rest_out.chunks_exact_mut(QUAD);
         for (quad, res) in (&mut quads).zip(&mut out) {
-            self.open_quad(quad.try_into().expect("internal error: quad size"), res, max, keys);
+            self.open_quad(quad.try_into().expect("internal error: quad size"), res, limits, keys);
         }
         self.open_each(quads.into_remainder(), out.into_remainder());
     }
@@ -230,10 +230,10 @@ impl<A: Aes> GcmSiv<A> {
     fn seal_quad(
         &self,
         g: &mut [BatchItem<'_>; QUAD],
-        max: usize,
+        limits: LaneLimits,
         keys: &mut A::LaneKeys,
     ) -> Result<(), Error> {
-        if fits(g, max) && self.seal_fused(g, keys) { Ok(()) } else { self.seal_each(g) }
+        if fits(g, limits) && self.seal_fused(g, keys) { Ok(()) } else { self.seal_each(g) }
     }
 
     /// Opens QUAD messages, as [`Self::seal_quad`].
@@ -241,10 +241,10 @@ impl<A: Aes> GcmSiv<A> {
         &self,
         g: &mut [BatchItem<'_>; QUAD],
         results: &mut [Result<(), Error>],
-        max: usize,
+        limits: LaneLimits,
         keys: &mut A::LaneKeys,
     ) {
-        if !(fits(g, max) && self.open_fused(g, results, keys)) {
+        if !(fits(g, limits) && self.open_fused(g, results, keys)) {
             self.open_each(g, results);
         }
     }
@@ -266,13 +266,16 @@ impl<A: Aes> GcmSiv<A> {
 }
 
 /// Whether the backend's group kernel should take these items
-/// ([`Aes::lanes_max`]): all short, or all of the same lengths up to `max`.
-/// Asked before a group's arguments are gathered: a group turned down after
-/// gathering them cost batches of 1 KiB opens and of a 16-512-byte mix 2-4%
-/// against one call per message.
-fn fits(items: &[BatchItem<'_>], max: usize) -> bool {
+/// ([`Aes::lane_limits`]): all of the same lengths up to its limit, or all
+/// short where it takes mixed short lengths. Asked before a group's
+/// arguments are gathered: a group turned down after gathering them cost
+/// batches of 1 KiB opens and of a 16-512-byte mix 2-4% against one call per
+/// message.
+fn fits(items: &[BatchItem<'_>], limits: LaneLimits) -> bool {
     let short = |it: &BatchItem<'_>| it.aad.len() <= SHORT_MAX && it.buffer.len() <= SHORT_MAX;
     let (a, m) = (items[0].aad.len(), items[0].buffer.len());
-    items.iter().all(short)
-        || (a <= max && m <= max && items.iter().all(|it| it.aad.len() == a && it.buffer.len() == m))
+    (limits.mixed_short && items.iter().all(short))
+        || (a <= limits.equal_max
+            && m <= limits.equal_max
+            && items.iter().all(|it| it.aad.len() == a && it.buffer.len() == m))
 }

@@ -34,6 +34,15 @@ pub(crate) const WIDE_GROUP: usize = 16;
 /// of [`Aes::seal_short`] and [`Aes::open_short`].
 pub(crate) const SHORT_MAX: usize = 128;
 
+/// The groups a backend's group kernel pays for ([`Aes::lane_limits`]):
+/// messages and AADs all of the same lengths up to `equal_max` bytes, and, if
+/// `mixed_short`, all short (up to [`SHORT_MAX`]) at any mix of lengths.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneLimits {
+    pub(crate) equal_max: usize,
+    pub(crate) mixed_short: bool,
+}
+
 /// An expanded AES key schedule (AES-128 or AES-256) on one backend.
 ///
 /// Implementations are constant-time with respect to the key and the data.
@@ -182,20 +191,18 @@ pub(crate) trait Aes: Sized + Zeroize {
     type LaneKeys: Default;
 
     /// Which groups [`Aes::seal_lanes`] (`seal`) or [`Aes::open_lanes`]
-    /// should be given: `None` if the backend has no group kernel; else
-    /// `Some(max)`, groups whose messages and AADs are all short (up to
-    /// [`SHORT_MAX`], any mix of lengths) or all of the same lengths up to
-    /// `max`. The kernels are correct at any lengths; past these one
-    /// message at a time is the faster. The caller decides from this
-    /// before it gathers a group's arguments (gathering them only to be
+    /// should be given ([`LaneLimits`]), or `None` if the backend has no
+    /// group kernel. The kernels are correct at any lengths; past these
+    /// limits one message at a time is the faster. The caller decides from
+    /// this before it gathers a group's arguments (gathering them only to be
     /// turned down cost batches of 1 KiB opens 3-4%).
-    fn lanes_max(&self, seal: bool) -> Option<usize> {
+    fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {
         let _ = seal;
         None
     }
 
     /// [`Aes::seal_short`] for `L` messages at once (`L` a multiple of
-    /// [`QUAD`]; lengths as [`Aes::lanes_max`] allows, which the caller
+    /// [`QUAD`]; lengths as [`Aes::lane_limits`] allows, which the caller
     /// checks), their set-up steps side by side: the tags, or `None`
     /// (nothing touched) if the backend has no such kernel. The round keys
     /// go to `keys`, which the groups of one batch share.

@@ -8,7 +8,7 @@ use super::group::LaneKeyMemory;
 use super::partial::{load_partial, store_partial};
 use super::stitched::Stitch;
 use super::{Features, Polyval};
-use crate::backend::SHORT_MAX;
+use crate::backend::{LaneLimits, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -565,19 +565,23 @@ const WIDE_LANES_MAX: usize = 512;
 const ZMM_SEAL_LANES_MAX: usize = 1024;
 
 impl<const NR: usize> Schedule<NR> {
-    /// [`Aes::lanes_max`](crate::backend::Aes::lanes_max) for this CPU.
+    /// [`Aes::lane_limits`](crate::backend::Aes::lane_limits) for this CPU.
     /// Lanes of unequal lengths each take the longest one's CTR steps, and
     /// past the short ones that waste costs more than the group saves (a
     /// 16-512-byte mix measured 0.73-0.83x one message at a time), so only
-    /// groups of equal lengths go past [`SHORT_MAX`].
-    fn lanes_max(&self, seal: bool) -> usize {
-        if self.features.zmm() && seal {
+    /// groups of equal lengths go past [`SHORT_MAX`]. Short lanes of unequal
+    /// lengths hash one lane per register in a loop of their own; without
+    /// VAES that loop made AES-256 groups of a 16-128-byte mix 0.92-0.93x
+    /// one message at a time (AES-128 1.00-1.05x), so they go one by one.
+    fn lane_limits(&self, seal: bool) -> LaneLimits {
+        let equal_max = if self.features.zmm() && seal {
             ZMM_SEAL_LANES_MAX
         } else if self.features.wide() {
             WIDE_LANES_MAX
         } else {
             LANES_MAX
-        }
+        };
+        LaneLimits { equal_max, mixed_short: self.features.wide() || NR == 10 }
     }
 }
 
@@ -730,8 +734,8 @@ macro_rules! aesni_aes {
                     unsafe { self.gcm_open_long(table, iv, aad, data) }
                 })
             }
-            fn lanes_max(&self, seal: bool) -> Option<usize> {
-                Some(Schedule::lanes_max(self, seal))
+            fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {
+                Some(Schedule::lane_limits(self, seal))
             }
             type LaneKeys = LaneKeyMemory;
             fn seal_lanes<const L: usize>(
@@ -746,7 +750,7 @@ macro_rules! aesni_aes {
                 }
                 // SAFETY: a schedule holds the Features proof; a multiple of
                 // 4 lanes (any lengths are correct; the caller keeps them
-                // within `lanes_max`, where the group is the faster).
+                // within `lane_limits`, where the group is the faster).
                 Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, keys) })
             }
             fn open_lanes<const L: usize>(

@@ -18,7 +18,7 @@
 //! hold batches to the step-by-step path at every length up to
 //! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides, and to one
 //! message at a time past it, beyond the longest a group takes (`aesni.rs`,
-//! `lanes_max`: any length works, the limit is where one message at a time
+//! `lane_limits`: any length works, the limit is where one message at a time
 //! becomes faster).
 //!
 //! What is wiped, as in `short.rs`: the round keys, which this kernel puts in
@@ -761,7 +761,7 @@ impl<const NR: usize> Schedule<NR> {
     ///
     /// # Safety
     /// The CPU must support the enabled features; `L` a multiple of 4. (Any
-    /// lengths are correct; callers keep them within `lanes_max`,
+    /// lengths are correct; callers keep them within `lane_limits`,
     /// past which one message at a time is faster.)
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     pub(super) unsafe fn seal_group<const NB: usize, const L: usize>(

@@ -1608,7 +1608,7 @@ mod tests {
                             );
                         }
                         let mut it = bufs.iter_mut();
-                        // (Every length is correct; `lanes_max` only says where it pays.)
+                        // (Every length is correct; `lane_limits` only says where it pays.)
                         if let Some(expected) = aes.open_lanes::<$L>(
                             core::array::from_fn(|l| &nonces[l]),
                             core::array::from_fn(|l| &aads[l][..]),
