@@ -720,9 +720,9 @@ macro_rules! aesni_aes {
                 // SAFETY (both): a schedule holds the Features proof; lengths
                 // checked for the short kernel.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.gcm_seal_one(table, iv, aad, data) }
+                    unsafe { self.gcm_one::<false>(table, iv, aad, data) }
                 } else {
-                    unsafe { self.gcm_seal_long(table, iv, aad, data) }
+                    unsafe { self.gcm_long::<false>(table, iv, aad, data) }
                 })
             }
             fn gcm_open_short(
@@ -734,9 +734,9 @@ macro_rules! aesni_aes {
             ) -> Option<Block> {
                 // SAFETY (both): as in `gcm_seal_short`.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.gcm_open_one(table, iv, aad, data) }
+                    unsafe { self.gcm_one::<true>(table, iv, aad, data) }
                 } else {
-                    unsafe { self.gcm_open_long(table, iv, aad, data) }
+                    unsafe { self.gcm_long::<true>(table, iv, aad, data) }
                 })
             }
             fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {

@@ -109,52 +109,21 @@ impl<const NR: usize> Schedule<NR> {
         verdict_block(received, decrypt::<NR>(received, &key.rk), tag_input(s, nonce))
     }
 
-    /// GCM-AE (SP 800-38D section 7.1) with a 96-bit IV for a message past
-    /// the short kernel's, `powers` the table of this key's POLYVAL key:
-    /// encrypts `data` in place and returns the full tag. As the mode's
-    /// steps run it, with E(J0) and the running hash in registers between
-    /// them and the last partial block joined to the length block in one
-    /// aggregated step (the mode's steps went through memory between calls,
-    /// the length block a step of its own). The AAD is hashed 128 bits at a
-    /// time here (at most a few blocks in practice).
+    /// GCM-AE (SP 800-38D section 7.1), or with `OPEN` GCM-AD, with a 96-bit
+    /// IV for a message past the short kernel's, `powers` the table of this
+    /// key's POLYVAL key. Sealing encrypts `data` in place and returns the
+    /// full tag; opening decrypts it in place and returns the full tag it
+    /// should have (the caller compares, and wipes `data` on a mismatch). As
+    /// the mode's steps run it, with E(J0) and the running hash in registers
+    /// between them and the last partial block joined to the length block in
+    /// one aggregated step (the mode's steps went through memory between
+    /// calls, the length block a step of its own). The AAD is hashed 128 bits
+    /// at a time here (at most a few blocks in practice).
     ///
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn gcm_seal_long(
-        &self,
-        powers: &Powers,
-        iv: &[u8; 12],
-        aad: &[u8],
-        data: &mut [u8],
-    ) -> Block {
-        unsafe { self.gcm_long::<false>(powers, iv, aad, data) }
-    }
-
-    /// GCM-AD's half of [`Self::gcm_seal_long`]: decrypts `data` in place and
-    /// returns the full tag it should have; the caller compares (and wipes
-    /// `data` on a mismatch).
-    ///
-    /// # Safety
-    /// As [`Self::gcm_seal_long`].
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn gcm_open_long(
-        &self,
-        powers: &Powers,
-        iv: &[u8; 12],
-        aad: &[u8],
-        data: &mut [u8],
-    ) -> Block {
-        unsafe { self.gcm_long::<true>(powers, iv, aad, data) }
-    }
-
-    /// [`Self::gcm_seal_long`] and [`Self::gcm_open_long`] (`OPEN`).
-    ///
-    /// # Safety
-    /// As [`Self::gcm_seal_long`].
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn gcm_long<const OPEN: bool>(
+    pub(super) unsafe fn gcm_long<const OPEN: bool>(
         &self,
         powers: &Powers,
         iv: &[u8; 12],

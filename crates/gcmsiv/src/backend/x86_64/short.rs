@@ -12,9 +12,9 @@
 //! hold it to the step-by-step path at every length up to [`SHORT_MAX`], on
 //! both sides, and to every vector file.
 //!
-//! The same file holds AES-GCM's short kernels ([`Schedule::gcm_seal_one`],
-//! [`Schedule::gcm_open_one`]: SP 800-38D with a 96-bit IV, message and AAD of
-//! at most [`SHORT_MAX`] bytes each), the one place outside `gcm.rs` that
+//! The same file holds AES-GCM's short kernel ([`Schedule::gcm_one`]: SP
+//! 800-38D with a 96-bit IV, message and AAD of at most [`SHORT_MAX`] bytes
+//! each), the one place outside `gcm.rs` that
 //! spells out GCM's steps: E(J0) and the counter blocks in flight together,
 //! GHASH over the ciphertext in registers, no step through memory. The tests
 //! hold them to an independent implementation at every length up to
@@ -605,17 +605,19 @@ unsafe fn gcm_blocks<const NR: usize, const B: usize, const B1: usize, const OPE
 }
 
 impl<const NR: usize> Schedule<NR> {
-    /// GCM-AE (SP 800-38D section 7.1) of a short message with a 96-bit IV
-    /// under this schedule, `powers` the table of its POLYVAL key: encrypts
-    /// `data` in place and returns the full tag ([`gcm_blocks`]; step by
-    /// step, J0's block, CTR, GHASH and the length block each went through
-    /// memory: two to three times the cycles).
+    /// GCM-AE (SP 800-38D section 7.1), or with `OPEN` GCM-AD, of a short
+    /// message with a 96-bit IV under this schedule, `powers` the table of
+    /// its POLYVAL key ([`gcm_blocks`]; step by step, J0's block, CTR, GHASH
+    /// and the length block each went through memory: two to three times
+    /// the cycles). Sealing encrypts `data` in place and returns the full
+    /// tag; opening decrypts it in place and returns the full tag it should
+    /// have (the caller compares, and wipes `data` on a mismatch).
     ///
     /// # Safety
     /// The CPU must support the enabled features; the message and the AAD at
     /// most [`SHORT_MAX`] bytes each.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn gcm_seal_one(
+    pub(super) unsafe fn gcm_one<const OPEN: bool>(
         &self,
         powers: &Powers,
         iv: &[u8; 12],
@@ -624,29 +626,8 @@ impl<const NR: usize> Schedule<NR> {
     ) -> Block {
         // SAFETY (both): same features; `data` has the blocks named.
         if data.is_empty() {
-            return unsafe { gcm_blocks::<NR, 0, 1, false>(&self.rk, powers, iv, aad, data) };
+            return unsafe { gcm_blocks::<NR, 0, 1, OPEN>(&self.rk, powers, iv, aad, data) };
         }
-        by_blocks!(data.len(), B, B1 => unsafe { gcm_blocks::<NR, B, B1, false>(&self.rk, powers, iv, aad, data) })
-    }
-
-    /// GCM-AD's half of [`Self::gcm_seal_one`]: decrypts `data` in place and
-    /// returns the full tag it should have; the caller compares (and wipes
-    /// `data` on a mismatch).
-    ///
-    /// # Safety
-    /// As [`Self::gcm_seal_one`].
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn gcm_open_one(
-        &self,
-        powers: &Powers,
-        iv: &[u8; 12],
-        aad: &[u8],
-        data: &mut [u8],
-    ) -> Block {
-        // SAFETY (both): as in `gcm_seal_one`.
-        if data.is_empty() {
-            return unsafe { gcm_blocks::<NR, 0, 1, true>(&self.rk, powers, iv, aad, data) };
-        }
-        by_blocks!(data.len(), B, B1 => unsafe { gcm_blocks::<NR, B, B1, true>(&self.rk, powers, iv, aad, data) })
+        by_blocks!(data.len(), B, B1 => unsafe { gcm_blocks::<NR, B, B1, OPEN>(&self.rk, powers, iv, aad, data) })
     }
 }
