@@ -4,8 +4,8 @@
 //! GHASH(H, X_1..X_n) = ByteReverse(POLYVAL(mulX_POLYVAL(ByteReverse(H)),
 //! ByteReverse(X_1), ..., ByteReverse(X_n)))
 //!
-//! With a 96-bit IV and a short message, a backend may run the whole of
-//! GCM-AE or GCM-AD in one fused kernel ([`Aes::gcm_seal_short`]); the tag
+//! With a 96-bit IV, a backend may run the whole of
+//! GCM-AE or GCM-AD in one fused kernel ([`Aes::gcm_fused`]); the tag
 //! comparison stays here either way.
 
 use crate::Error;
@@ -94,7 +94,7 @@ impl<A: Aes> Gcm<A> {
     pub(crate) fn seal_in_place(&self, iv: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
         check_lengths(iv, aad, buffer.len())?;
         if let Ok(iv) = <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
-            && let Some(tag) = self.cipher.gcm_seal_short(&self.table, iv, aad, buffer)
+            && let Some(tag) = self.cipher.gcm_fused::<false>(&self.table, iv, aad, buffer)
         {
             return Ok(tag);
         }
@@ -121,7 +121,7 @@ impl<A: Aes> Gcm<A> {
         }
         let expected = match <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
             .ok()
-            .and_then(|iv| self.cipher.gcm_open_short(&self.table, iv, aad, buffer))
+            .and_then(|iv| self.cipher.gcm_fused::<true>(&self.table, iv, aad, buffer))
         {
             Some(expected) => expected,
             None => {

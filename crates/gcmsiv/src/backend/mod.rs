@@ -155,27 +155,14 @@ pub(crate) trait Aes: Sized + Zeroize {
         None
     }
 
-    /// SP 800-38D's GCM-AE with a 96-bit IV in the backend's own fused
-    /// kernel, for messages and AAD of up to [`SHORT_MAX`] bytes each:
-    /// encrypts `data` in place and returns the full 16-byte tag, or `None`
-    /// (nothing touched) if the backend has no such kernel or the lengths
-    /// are past it, and the mode runs step by step. `table` is this key's
-    /// GHASH table ([`Aes::ghash_table`]).
-    fn gcm_seal_short(
-        &self,
-        table: &Self::GhashTable,
-        iv: &[u8; 12],
-        aad: &[u8],
-        data: &mut [u8],
-    ) -> Option<Block> {
-        let _ = (table, iv, aad, data);
-        None
-    }
-
-    /// GCM-AD's counterpart of [`Aes::gcm_seal_short`]: decrypts `data` in
-    /// place and returns the full tag the ciphertext should have (the caller
-    /// compares, and wipes `data` on a mismatch), or `None` as there.
-    fn gcm_open_short(
+    /// SP 800-38D with a 96-bit IV in the backend's own fused kernels:
+    /// GCM-AE encrypts `data` in place and returns the full 16-byte tag;
+    /// with `OPEN`, GCM-AD decrypts it in place and returns the full tag the
+    /// ciphertext should have (the caller compares, and wipes `data` on a
+    /// mismatch). `None` (nothing touched) if the backend has no such
+    /// kernel, and the mode runs step by step. `table` is this key's GHASH
+    /// table ([`Aes::ghash_table`]).
+    fn gcm_fused<const OPEN: bool>(
         &self,
         table: &Self::GhashTable,
         iv: &[u8; 12],

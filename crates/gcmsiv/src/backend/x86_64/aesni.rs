@@ -710,7 +710,7 @@ macro_rules! aesni_aes {
                     unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
                 })
             }
-            fn gcm_seal_short(
+            fn gcm_fused<const OPEN: bool>(
                 &self,
                 table: &Powers,
                 iv: &[u8; 12],
@@ -720,23 +720,9 @@ macro_rules! aesni_aes {
                 // SAFETY (both): a schedule holds the Features proof; lengths
                 // checked for the short kernel.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.gcm_one::<false>(table, iv, aad, data) }
+                    unsafe { self.gcm_one::<OPEN>(table, iv, aad, data) }
                 } else {
-                    unsafe { self.gcm_long::<false>(table, iv, aad, data) }
-                })
-            }
-            fn gcm_open_short(
-                &self,
-                table: &Powers,
-                iv: &[u8; 12],
-                aad: &[u8],
-                data: &mut [u8],
-            ) -> Option<Block> {
-                // SAFETY (both): as in `gcm_seal_short`.
-                Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.gcm_one::<true>(table, iv, aad, data) }
-                } else {
-                    unsafe { self.gcm_long::<true>(table, iv, aad, data) }
+                    unsafe { self.gcm_long::<OPEN>(table, iv, aad, data) }
                 })
             }
             fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {
