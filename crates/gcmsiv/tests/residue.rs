@@ -394,7 +394,7 @@ fn batches_leave_no_key_schedule_on_the_stack() {
         // 24: a group of sixteen (where the backend takes them) and one of eight.
         let nonces: Vec<[u8; 12]> = (0..24u8).map(|i| [i; 12]).collect();
         let wanted: Vec<_> = nonces.iter().flat_map(|n| secrets(&key, n)).collect();
-        for len in [16, 64, 200, 500, 700] {
+        for len in [16, 64, 200, 500, 700, 1024] {
             let mut bufs: Vec<Vec<u8>> = (0..24).map(|i| pattern(len, i)).collect();
             let mut items: Vec<BatchItem> =
                 nonces.iter().zip(&mut bufs).map(|(n, b)| BatchItem::new(n, b"", b)).collect();
