@@ -6,9 +6,10 @@
 //! runs the set-up of [`GROUP`] of them (or [`QUAD`], or [`WIDE_GROUP`]) side
 //! by side, each step for all of them before the next; the backend says
 //! which groups pay ([`Aes::lane_limits`]; on x86-64: all short, or equal
-//! lengths up to 256 bytes, 512 with VAES, seals up to 1 KiB with AVX-512). The rest, and every message on a backend without such a
-//! kernel, take the one-message path: their set-up is a small part of their
-//! cost. (A path that interleaved the steps of four
+//! lengths up to 256 bytes, 512 with VAES, seals up to 1 KiB with AVX-512).
+//! The rest, and every message on a backend without such a kernel, take the
+//! one-message path: their set-up is a small part of their cost. (A path
+//! that interleaved the steps of four
 //! messages of up to 256 bytes through the generic step-by-step interface
 //! measured 6-26% slower than one message at a time, and moved record keys
 //! through memory that nothing wiped; it was removed.)

@@ -564,7 +564,9 @@ const LANES_MAX: usize = 256;
 const WIDE_LANES_MAX: usize = 512;
 /// The same where the CPU has AVX-512 and the group's POLYVAL runs four
 /// lanes per instruction (`vaes.rs`, `QuadHash`): seals up to 1 KiB (768 B
-/// 1.27x, 1 KiB 1.10-1.13x one message at a time; 1.5 KiB 0.90-0.97x), opens
+/// 1.27x, 1 KiB 1.10-1.14x one message at a time in a quiet phase of a
+/// shared host, 0.88-0.93x while a neighbour kept the core's vector units
+/// busy; 1.5 KiB 0.90-0.97x), opens
 /// still up to 512 B (a single open's stitched pass is the faster from 768
 /// B: 0.99-1.03x there, 0.85-0.91x at 1 KiB).
 const ZMM_SEAL_LANES_MAX: usize = 1024;
