@@ -286,6 +286,64 @@ fn chunk_counters_zmm<const BE: bool>(base: __m512i, c: usize) -> [__m512i; 4] {
     })
 }
 
+/// The counter blocks of a pass's 256-byte chunks in order ([`chunk_counters_zmm`]),
+/// for the stitched pass: with `BE`, the first register of the next chunk kept
+/// byte-reversed from one chunk to the next (a constant added to its last
+/// byte), so that a chunk whose counters do not carry out of their lowest
+/// byte costs no shuffle at all. Which chunks do depends on the counter
+/// alone (from the IV), not on anything secret.
+struct ChunkCounters<const BE: bool> {
+    base: __m512i,
+    c: usize,
+    /// With `BE`: chunk `c`'s first register, byte-reversed.
+    first_be: __m512i,
+}
+
+impl<const BE: bool> ChunkCounters<BE> {
+    #[inline]
+    #[target_feature(
+        enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+    )]
+    fn new(base: __m512i) -> Self {
+        let first_be =
+            if BE { _mm512_shuffle_epi8(base, _mm512_broadcast_i32x4(byte_reverse_mask())) } else { base };
+        ChunkCounters { base, c: 0, first_be }
+    }
+
+    /// The next chunk's four registers.
+    #[inline]
+    #[target_feature(
+        enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+    )]
+    fn next(&mut self) -> [__m512i; 4] {
+        let c = self.c;
+        self.c += 1;
+        if !BE {
+            return chunk_counters_zmm::<false>(self.base, c);
+        }
+        let first = _mm512_add_epi32(self.base, _mm512_set4_epi32(0, 0, 0, (16 * c) as i32));
+        let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(first)) as u8 as usize;
+        let out = if low <= 256 - 16 {
+            let f = self.first_be;
+            core::array::from_fn(|k| {
+                if k == 0 { f } else { _mm512_add_epi32(f, _mm512_set4_epi32((4 * k as i32) << 24, 0, 0, 0)) }
+            })
+        } else {
+            chunk_counters_zmm::<true>(self.base, c)
+        };
+        // The next chunk's first counters: sixteen more in the last byte
+        // while that does not carry (a chunk past 240 takes the slow path
+        // above and does not read it), else reversed afresh.
+        self.first_be = if low + 16 < 256 {
+            _mm512_add_epi32(self.first_be, _mm512_set4_epi32(16 << 24, 0, 0, 0))
+        } else {
+            let next = _mm512_add_epi32(self.base, _mm512_set4_epi32(0, 0, 0, (16 * (c + 1)) as i32));
+            _mm512_shuffle_epi8(next, _mm512_broadcast_i32x4(byte_reverse_mask()))
+        };
+        out
+    }
+}
+
 /// POLYVAL's aggregated step over the whole 128-byte chunks of `blocks`,
 /// from `s`: per chunk, S = dot(S ^ X_1, H^8) ^ dot(X_2, H^7) ^ ... ^
 /// dot(X_8, H), as [`super::clmul::aggregate`], with two Karatsuba products
@@ -1186,21 +1244,22 @@ impl<const NR: usize> Schedule<NR> {
         }
         let hash_output = mode.hashes_output();
         let reversed = mode.reversed();
-        let base = counter_quad::<BE>(counter);
+        let mut counters = ChunkCounters::<BE>::new(counter_quad::<BE>(counter));
         let sixteen = Sixteen::new(powers);
         let p = data.as_mut_ptr();
         let mut s = *state;
         let lag = usize::from(hash_output);
         for c in 0..chunks {
+            let b = counters.next();
             // SAFETY: c < chunks: the chunk lies inside `data`, and so does
             // the one `lag` before it when c >= lag.
             unsafe {
                 let chunk = p.add(256 * c);
                 s = if c < lag {
-                    self.stitched_chunk_zmm::<BE, false>(base, c, chunk, chunk, s, &sixteen, reversed)
+                    self.stitched_chunk_zmm::<false>(b, chunk, chunk, s, &sixteen, reversed)
                 } else {
                     let src = chunk.sub(256 * lag);
-                    self.stitched_chunk_zmm::<BE, true>(base, c, chunk, src, s, &sixteen, reversed)
+                    self.stitched_chunk_zmm::<true>(b, chunk, src, s, &sixteen, reversed)
                 };
             }
         }
@@ -1215,7 +1274,8 @@ impl<const NR: usize> Schedule<NR> {
         chunks * 256
     }
 
-    /// CTR of the 256-byte chunk `c` at `chunk` (in place) with, if `HASH`,
+    /// CTR of the 256-byte chunk at `chunk` (in place; counter blocks `b`,
+    /// from [`ChunkCounters`]) with, if `HASH`,
     /// the chunk at `src` absorbed into `s`, one quad product after each of
     /// the first four rounds. Returns the new `s`.
     ///
@@ -1234,10 +1294,9 @@ impl<const NR: usize> Schedule<NR> {
     #[target_feature(
         enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
     )]
-    unsafe fn stitched_chunk_zmm<const BE: bool, const HASH: bool>(
+    unsafe fn stitched_chunk_zmm<const HASH: bool>(
         &self,
-        base: __m512i,
-        c: usize,
+        mut b: [__m512i; 4],
         chunk: *mut u8,
         src: *const u8,
         s: __m128i,
@@ -1245,7 +1304,6 @@ impl<const NR: usize> Schedule<NR> {
         reversed: bool,
     ) -> __m128i {
         let reverse4 = _mm512_broadcast_i32x4(byte_reverse_mask());
-        let mut b = chunk_counters_zmm::<BE>(base, c);
         round4x4!("vpxorq", &mut b, &self.rk[0]);
         let mut sums = (_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512());
         for r in 1..NR {
@@ -1432,12 +1490,24 @@ mod tests {
             return; // this CPU has no VAES: nothing to compare
         };
         let data: std::vec::Vec<u8> = (0..9000u32).map(|i| (i * 5 + 1) as u8).collect();
-        let counter = [0xfd, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 0xff, 0xff, 0xff, 0xfc];
+        // Both 32-bit counters near 2^32; then GCM's lowest counter byte where
+        // its chunks' counters start just below, at and just past the values
+        // whose chunk does not carry out of it (the 512-bit pass keeps the
+        // next chunk's counters byte-reversed only while none does).
+        let counters: [[u8; 16]; 6] = [
+            [0xfd, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 0xff, 0xff, 0xff, 0xfc],
+            [2, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 2],
+            [0xe0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0xff, 0xe0],
+            [0xe1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0xff, 0xe1],
+            [0xf0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0xff, 0xf0],
+            [0xf1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0xff, 0xf1],
+        ];
         // With AVX-512, both the 512-bit pass and the 256-bit one alone.
         let widths = [Features { zmm: false, ..wide }, wide];
-        for (mode, wide) in [Stitch::SivOpen, Stitch::GcmSeal, Stitch::GcmOpen]
+        for (mode, wide, counter) in [Stitch::SivOpen, Stitch::GcmSeal, Stitch::GcmOpen]
             .into_iter()
             .flat_map(|m| widths.map(|w| (m, w)))
+            .flat_map(|(m, w)| counters.iter().map(move |c| (m, w, c)))
         {
             for key_len in [16usize, 32] {
                 let key: std::vec::Vec<u8> = (0..key_len as u8).map(|i| i ^ 0x33).collect();
@@ -1456,7 +1526,7 @@ mod tests {
                             both(
                                 &Aes128::new(narrow, k),
                                 &Aes128::new(wide, k),
-                                &counter,
+                                counter,
                                 (&mut a, &mut b),
                                 (&mut sa, &mut sb),
                                 &powers,
@@ -1467,7 +1537,7 @@ mod tests {
                             both(
                                 &Aes256::new(narrow, k),
                                 &Aes256::new(wide, k),
-                                &counter,
+                                counter,
                                 (&mut a, &mut b),
                                 (&mut sa, &mut sb),
                                 &powers,
