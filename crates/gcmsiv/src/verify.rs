@@ -7,39 +7,21 @@ use crate::Error;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
-/// `Ok(())` if `authentic`; otherwise zeroes `buffer` (no unauthenticated
-/// plaintext is released) and returns the opaque [`Error::Authentication`].
+/// The branch on the comparison: `Ok(())` if `authentic`; otherwise zeroes
+/// `buffer` (no unauthenticated plaintext is released) and returns the
+/// opaque [`Error::Authentication`].
 ///
 /// Whether a message was authentic is public: it is the return value. Which
-/// bytes of the tag differed is not, and never reaches this function.
-#[inline]
-pub(crate) fn outcome(authentic: Choice, buffer: &mut [u8]) -> Result<(), Error> {
-    release(authentic, buffer)
-}
-
-/// The outcome of a comparison as `release` returns it: a constant for
-/// each side, so nothing the caller does with it depends on a secret.
-pub(crate) trait Verdict {
-    const AUTHENTIC: Self;
-    const FORGED: Self;
-}
-
-impl Verdict for Result<(), Error> {
-    const AUTHENTIC: Self = Ok(());
-    const FORGED: Self = Err(Error::Authentication);
-}
-
-/// The branch on the comparison: [`Verdict::AUTHENTIC`] if `authentic`,
-/// else zeroes `buffer` and returns [`Verdict::FORGED`]. Never inlined, so
-/// the constant-time check (`crates/ctcheck`) sees it as its own frame
-/// (each instance is named `gcmsiv::verify::release`).
+/// bytes of the tag differed is not, and never reaches this function. Never
+/// inlined, so the constant-time check (`crates/ctcheck`) sees it as its
+/// own frame (named `gcmsiv::verify::release`).
 #[inline(never)]
-pub(crate) fn release<V: Verdict>(authentic: Choice, buffer: &mut [u8]) -> V {
+pub(crate) fn release(authentic: Choice, buffer: &mut [u8]) -> Result<(), Error> {
     if bool::from(authentic) {
-        V::AUTHENTIC
+        Ok(())
     } else {
         buffer.zeroize();
-        V::FORGED
+        Err(Error::Authentication)
     }
 }
 
@@ -79,5 +61,5 @@ pub(crate) fn release_if_tags_match(
     received: &[u8; 16],
     buffer: &mut [u8],
 ) -> Result<(), Error> {
-    outcome(tags_match(expected, received), buffer)
+    release(tags_match(expected, received), buffer)
 }

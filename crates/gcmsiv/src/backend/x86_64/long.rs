@@ -20,10 +20,10 @@
 //! which wipes itself when dropped.
 
 use super::aesni::Schedule;
-use super::aesni::byte_reverse_mask;
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
-    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, tag_input, to_block, verdict_block,
+    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, tag_input, to_block,
+    verdict_block,
 };
 use super::stitched::Stitch;
 use crate::backend::Block;
@@ -154,6 +154,6 @@ impl<const NR: usize> Schedule<NR> {
             self.ctr32::<true>(&tail_counter, tail);
             absorb_padded_as::<true>(s, powers, tail, Some(lengths))
         };
-        to_block(_mm_xor_si128(mask[0], _mm_shuffle_epi8(s, byte_reverse_mask())))
+        gcm_tag(mask[0], s)
     }
 }

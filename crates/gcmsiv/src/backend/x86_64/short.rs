@@ -513,6 +513,14 @@ pub(super) fn gcm_lengths(aad: usize, ct: usize) -> __m128i {
     _mm_set_epi64x((aad as u64 * 8) as i64, (ct as u64 * 8) as i64)
 }
 
+/// GCM's full tag: E(J0) XOR GHASH, the hash `s` in POLYVAL's byte order
+/// (reversed back here).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn gcm_tag(ej0: __m128i, s: __m128i) -> Block {
+    to_block(_mm_xor_si128(ej0, _mm_shuffle_epi8(s, byte_reverse_mask())))
+}
+
 /// GHASH (RFC 8452 Appendix A: POLYVAL of the byte-reversed blocks under the
 /// key whose table is `powers`) of `aad` (zero-padded), the `B` ciphertext
 /// blocks `ct` (zero-padded, in registers) and the length block of `aad` and
@@ -601,7 +609,7 @@ unsafe fn gcm_blocks<const NR: usize, const B: usize, const B1: usize, const OPE
         // SAFETY: as above.
         None => unsafe { ghash_short(powers, aad, &ct, data.len()) },
     };
-    to_block(_mm_xor_si128(blocks[0], _mm_shuffle_epi8(s, byte_reverse_mask())))
+    gcm_tag(blocks[0], s)
 }
 
 impl<const NR: usize> Schedule<NR> {

@@ -220,10 +220,10 @@ impl<const NR: usize> Schedule<NR> {
     )]
     unsafe fn ctr32_zmm<const BE: bool>(&self, counter: &Block, data: &mut [u8]) -> usize {
         let chunks = data.len() / 256;
-        let base = counter_quad::<BE>(counter);
+        let mut counters = ChunkCounters::<BE>::new(counter_quad::<BE>(counter));
         let p = data.as_mut_ptr();
         for c in 0..chunks {
-            let mut b = chunk_counters_zmm::<BE>(base, c);
+            let mut b = counters.next();
             encrypt_chunk!(round4x4, "vpxorq", &mut b, &self.rk, NR);
             for (k, x) in b.iter().enumerate() {
                 // SAFETY: register k of chunk c, inside `data` (c < chunks).
@@ -261,37 +261,28 @@ fn counter_quad<const BE: bool>(counter: &Block) -> __m512i {
 }
 
 /// The sixteen counter blocks of 256-byte chunk `c` in four registers, from
-/// [`counter_quad`]'s `base`; byte-reversed back for GCM.
-///
-/// GCM's counter ends in its lowest byte, the block's last. While the
-/// chunk's sixteen counters do not carry out of that byte (fifteen chunks in
-/// sixteen), each register is the first one byte-reversed plus 4k in its
-/// last byte: one shuffle per chunk instead of four. Which case a chunk
-/// takes depends on the counter alone, which comes from the IV, not on
-/// anything secret.
+/// [`counter_quad`]'s `base`; byte-reversed back for GCM, one shuffle per
+/// register (the passes take them through [`ChunkCounters`], which mostly
+/// needs none).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
 fn chunk_counters_zmm<const BE: bool>(base: __m512i, c: usize) -> [__m512i; 4] {
     let reverse4 = _mm512_broadcast_i32x4(byte_reverse_mask());
     let first = _mm512_add_epi32(base, _mm512_set4_epi32(0, 0, 0, (16 * c) as i32));
-    if BE && _mm_cvtsi128_si32(_mm512_castsi512_si128(first)) as u8 as usize <= 256 - 16 {
-        let f = _mm512_shuffle_epi8(first, reverse4);
-        return core::array::from_fn(|k| {
-            if k == 0 { f } else { _mm512_add_epi32(f, _mm512_set4_epi32((4 * k as i32) << 24, 0, 0, 0)) }
-        });
-    }
     core::array::from_fn(|k| {
         let x = _mm512_add_epi32(first, _mm512_set4_epi32(0, 0, 0, 4 * k as i32));
         if BE { _mm512_shuffle_epi8(x, reverse4) } else { x }
     })
 }
 
-/// The counter blocks of a pass's 256-byte chunks in order ([`chunk_counters_zmm`]),
-/// for the stitched pass: with `BE`, the first register of the next chunk kept
+/// The counter blocks of a 512-bit pass's 256-byte chunks in order
+/// ([`chunk_counters_zmm`]). GCM's counter ends in its lowest byte, the
+/// block's last: while a chunk's sixteen counters do not carry out of that
+/// byte (fifteen chunks in sixteen), each register is the chunk's first one
+/// byte-reversed plus 4k in its last byte, and that first register is kept
 /// byte-reversed from one chunk to the next (a constant added to its last
-/// byte), so that a chunk whose counters do not carry out of their lowest
-/// byte costs no shuffle at all. Which chunks do depends on the counter
-/// alone (from the IV), not on anything secret.
+/// byte), so such a chunk costs no shuffle at all. Which chunks do depends on
+/// the counter alone (from the IV), not on anything secret.
 struct ChunkCounters<const BE: bool> {
     base: __m512i,
     c: usize,
