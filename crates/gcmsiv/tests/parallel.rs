@@ -36,7 +36,10 @@ fn check_lengths(threads: usize, lengths: &[usize]) {
 
 #[test]
 fn any_split_matches_one_core() {
-    let lengths = [0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 100, 255, 256, 257, 4095, 4096, 4097, 40_000, 65_551, 100_003, 300_007];
+    let lengths = [
+        0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 100, 255, 256, 257, 4095, 4096, 4097, 40_000, 65_551, 100_003,
+        300_007,
+    ];
     for threads in [1, 2, 3, 5] {
         check_lengths(threads, &lengths);
     }
