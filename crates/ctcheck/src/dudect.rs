@@ -395,6 +395,58 @@ fn gcm_fixed_vs_random_plaintext<G: GcmCipher>(
     )
 }
 
+/// GCM's hash key H = AES_K(0) for `key`, computed with the registry's
+/// `aes`, not with the code under test.
+fn gcm_hash_key(key: &[u8]) -> [u8; 16] {
+    use aes::cipher::{BlockCipherEncrypt, KeyInit};
+    let mut h = [0u8; 16];
+    if key.len() == 16 {
+        aes::Aes128::new_from_slice(key).expect("16-byte key").encrypt_block((&mut h).into());
+    } else {
+        aes::Aes256::new_from_slice(key).expect("32-byte key").encrypt_block((&mut h).into());
+    }
+    h
+}
+
+/// J0 for a 16-byte GCM IV under hash key `h` (SP 800-38D: GHASH of the IV
+/// padded and its bit length), computed with the registry's `ghash`.
+fn gcm_j0(h: &[u8; 16], iv: &[u8; 16]) -> [u8; 16] {
+    use ghash::universal_hash::UniversalHash;
+    let mut g = ghash::GHash::new(&(*h).into());
+    g.update_padded(iv);
+    let mut lengths = [0u8; 16];
+    lengths[8..].copy_from_slice(&128u64.to_be_bytes());
+    g.update_padded(&lengths);
+    g.finalize().into()
+}
+
+/// (i) AES-GCM's seal of 8 KiB with 16-byte IVs (so J0 = GHASH(IV) under the
+/// secret key, and the counter is secret), classes split by the first data
+/// counter's lowest byte: a multiple of 16 or not. A pass that branched on
+/// the counter's value to skip byte reversals (a shortcut that is fine for a
+/// 96-bit IV, whose counter is public) takes different paths for the two
+/// classes; one that does not, times the same.
+fn gcm_secret_counter<G: GcmCipher>(backend: Backend, budget: Duration, rng: &mut Rng) -> (Battery, f64) {
+    let key = random_vec(rng, G::KEY_LEN);
+    let cipher = G::with_backend(&key, 16, backend).expect("backend is available");
+    let h = gcm_hash_key(&key);
+    let mut buffer = vec![0u8; 8192];
+    measure(
+        budget,
+        rng,
+        |rng, class| loop {
+            let iv: [u8; 16] = rng.bytes();
+            let first = gcm_j0(&h, &iv)[15].wrapping_add(1);
+            if first.is_multiple_of(16) == (class == 0) {
+                return iv;
+            }
+        },
+        |iv| {
+            let _ = black_box(cipher.seal(black_box(&iv[..]), black_box(&[]), black_box(&mut buffer)));
+        },
+    )
+}
+
 /// Items in the batch test: one group of the batch code's four lanes.
 const BATCH_ITEMS: usize = 4;
 /// The item whose tag is wrong in the batch test.
@@ -463,7 +515,7 @@ type Test = fn(Backend, Duration, &mut Rng) -> (Battery, f64);
 /// AES-GCM-SIV batches: name, function, and whether the classes differ in the
 /// public outcome (valid vs invalid), which makes a timing difference expected
 /// rather than a leak.
-fn tests<C: Cipher, G: GcmCipher>() -> [(String, Test, bool); 9] {
+fn tests<C: Cipher, G: GcmCipher>() -> [(String, Test, bool); 10] {
     [
         ("(a)  open 0 B + 32 B AAD: valid vs invalid tag".into(), valid_vs_invalid_tag::<C>, true),
         ("(a') open 0 B + 32 B AAD: fixed vs random bad tag".into(), fixed_vs_random_invalid_tag::<C>, false),
@@ -474,6 +526,11 @@ fn tests<C: Cipher, G: GcmCipher>() -> [(String, Test, bool); 9] {
         ("(f)  batch open 4 x 32 B: bad tag byte 0 vs 15".into(), batch_first_vs_last_byte::<C>, false),
         ("(g)  open 2 KiB: bad tag byte 0 vs byte 15".into(), first_vs_last_byte::<C, 2048>, false),
         ("(h)  seal 2 KiB: fixed vs random plaintext".into(), fixed_vs_random_plaintext::<C, 2048>, false),
+        (
+            "(i)  GCM seal 8 KiB, 16-byte IV: counter byte % 16 == 0 vs not".into(),
+            gcm_secret_counter::<G>,
+            false,
+        ),
     ]
 }
 
@@ -517,7 +574,8 @@ pub fn run(options: &Options) -> ExitCode {
         };
         println!(
             "dudect: (a)-(c) {siv}, (d)-(e) {gcm} (12-byte IV, 16-byte tag), (f) {siv} batch, \
-             (g)-(h) {siv} through the bulk passes (--key-bits selects the key size)"
+             (g)-(h) {siv} through the bulk passes, (i) {gcm} with a secret counter (16-byte IV) \
+             (--key-bits selects the key size)"
         );
         let backends = backends();
         let share = secs(budget / backends.len() as f64);
@@ -585,4 +643,44 @@ fn print_report(r: &Report) {
         "  {:<50} {:<11} samples {:>8}  max|t| {:>7.2}  {}  [{}]  median {}/{}  {:.1} s  {verdict}",
         r.test, r.backend, r.samples, t, r.delta, r.at, r.medians[0], r.medians[1], r.seconds
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{gcm_hash_key, gcm_j0};
+    use crate::common::GcmCipher;
+    use gcmsiv::{Aes128Gcm, Aes256Gcm, Backend};
+
+    /// The class split of test (i) computes J0 right: the first keystream
+    /// block of a 16-byte-IV GCM seal is AES_K(inc32(J0)) (checked against the
+    /// portable backend, which the vector files hold to SP 800-38D).
+    #[test]
+    fn j0_matches_the_cipher() {
+        use aes::cipher::{BlockCipherEncrypt, KeyInit};
+        for key_len in [16usize, 32] {
+            let key: Vec<u8> = (0..key_len as u8).map(|i| i.wrapping_mul(29) ^ 0x5c).collect();
+            let h = gcm_hash_key(&key);
+            for seed in 0..8u8 {
+                let iv: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(seed | 1) ^ seed);
+                let mut counter = gcm_j0(&h, &iv);
+                let low = u32::from_be_bytes(counter[12..].try_into().unwrap()).wrapping_add(1);
+                counter[12..].copy_from_slice(&low.to_be_bytes());
+                let mut expected = counter;
+                if key_len == 16 {
+                    aes::Aes128::new_from_slice(&key).unwrap().encrypt_block((&mut expected).into());
+                } else {
+                    aes::Aes256::new_from_slice(&key).unwrap().encrypt_block((&mut expected).into());
+                }
+                let mut zeros = [0u8; 16];
+                if key_len == 16 {
+                    let c = <Aes128Gcm as GcmCipher>::with_backend(&key, 16, Backend::Portable).unwrap();
+                    c.seal(&iv, &[], &mut zeros).unwrap();
+                } else {
+                    let c = <Aes256Gcm as GcmCipher>::with_backend(&key, 16, Backend::Portable).unwrap();
+                    c.seal(&iv, &[], &mut zeros).unwrap();
+                }
+                assert_eq!(zeros, expected, "key {key_len}, seed {seed}");
+            }
+        }
+    }
 }

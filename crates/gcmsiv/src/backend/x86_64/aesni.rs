@@ -382,9 +382,13 @@ impl<const NR: usize> Schedule<NR> {
 
     /// CTR over `data` with a 32-bit counter: little-endian in the first four
     /// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
+    /// `PUBLIC` says the counter's value is public (GCM with a 96-bit IV),
+    /// which lets the 512- and 256-bit passes branch on it (`vaes.rs`,
+    /// `ChunkCounters`); a counter derived from the key (GCM's J0 for other
+    /// IV lengths) must go without.
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) fn ctr32<const BE: bool>(&self, counter: &Block, data: &mut [u8]) {
+    pub(super) fn ctr32<const BE: bool, const PUBLIC: bool>(&self, counter: &Block, data: &mut [u8]) {
         if data.is_empty() {
             // The tail after a bulk pass that ended on a chunk boundary: the
             // calls below cost an 8 KiB open 20-30 cycles to do nothing.
@@ -392,7 +396,7 @@ impl<const NR: usize> Schedule<NR> {
         }
         if self.features.wide() {
             // SAFETY: `wide` proves AVX2 and VAES (`Features::detect_wide`).
-            let done = unsafe { self.ctr32_vaes::<BE>(counter, data) };
+            let done = unsafe { self.ctr32_vaes::<BE, PUBLIC>(counter, data) };
             if done > 0 {
                 let step = (done / 16) as u32;
                 let next = if BE {
@@ -502,7 +506,13 @@ impl<const NR: usize> Schedule<NR> {
             done = unsafe {
                 if self.features.wide() {
                     // `wide` proves AVX2, VAES and VPCLMULQDQ (`Features::detect_wide`).
-                    self.ctr_stitched_wide::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
+                    self.ctr_stitched_wide::<false, false>(
+                        counter,
+                        data,
+                        hash.state_mut(),
+                        &powers,
+                        Stitch::SivOpen,
+                    )
                 } else {
                     self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
                 }
@@ -510,7 +520,7 @@ impl<const NR: usize> Schedule<NR> {
         }
         let tail_counter = crate::backend::counter_add_le32(counter, (done / 16) as u32);
         let tail = &mut data[done..];
-        self.ctr32::<false>(&tail_counter, tail);
+        self.ctr32::<false, false>(&tail_counter, tail);
         crate::backend::Polyval::update_padded(hash, tail);
     }
 
@@ -533,7 +543,7 @@ impl<const NR: usize> Schedule<NR> {
         // besides (`Features::detect_wide`).
         let done = unsafe {
             if self.features.wide() {
-                self.ctr_stitched_wide::<true>(counter, data, hash.state_mut(), powers, mode)
+                self.ctr_stitched_wide::<true, false>(counter, data, hash.state_mut(), powers, mode)
             } else {
                 self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode)
             }
@@ -544,7 +554,7 @@ impl<const NR: usize> Schedule<NR> {
             // SAFETY: same features.
             unsafe { hash.update_padded_blocks::<true>(tail, Some(powers)) };
         }
-        self.ctr32::<true>(&tail_counter, tail);
+        self.ctr32::<true, false>(&tail_counter, tail);
         if !DECRYPT {
             // SAFETY: same features.
             unsafe { hash.update_padded_blocks::<true>(tail, Some(powers)) };
@@ -643,11 +653,11 @@ macro_rules! aesni_aes {
             }
             fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32::<false>(counter, data) }
+                unsafe { self.ctr32::<false, false>(counter, data) }
             }
             fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32::<true>(counter, data) }
+                unsafe { self.ctr32::<true, false>(counter, data) }
             }
             /// The powers H^1..H^8 of the GHASH key, computed once per GCM key.
             type GhashTable = Powers;

@@ -63,7 +63,7 @@ impl<const NR: usize> Schedule<NR> {
         let mut tag = [tag_input(s, nonce)];
         // SAFETY: this function enables AES-NI.
         unsafe { encrypt::<NR, 1>(&mut tag, &key.rk) };
-        key.ctr32::<false>(&to_block(counter0(tag[0])), data);
+        key.ctr32::<false, false>(&to_block(counter0(tag[0])), data);
         to_block(tag[0])
     }
 
@@ -96,12 +96,12 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY (both): same features; `wide` proves AVX2, VAES and
         // VPCLMULQDQ besides (`Features::detect_wide`).
         let done = if self.features.wide() {
-            unsafe { key.ctr_stitched_wide::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
+            unsafe { key.ctr_stitched_wide::<false, false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
         } else {
             unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
         };
         let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
-        key.ctr32::<false>(&tail_counter, &mut data[done..]);
+        key.ctr32::<false, false>(&tail_counter, &mut data[done..]);
         let lengths = super::short::lengths(aad.len(), data.len());
         let s = absorb_padded(s, &powers, &data[done..], Some(lengths));
         // SAFETY: 16 readable bytes.
@@ -139,7 +139,7 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY (both): same features; `wide` proves AVX2, VAES and
         // VPCLMULQDQ besides (`Features::detect_wide`).
         let done = if self.features.wide() {
-            unsafe { self.ctr_stitched_wide::<true>(&counter, data, &mut s, powers, mode) }
+            unsafe { self.ctr_stitched_wide::<true, true>(&counter, data, &mut s, powers, mode) }
         } else {
             unsafe { self.ctr_stitched::<true>(&counter, data, &mut s, powers, mode) }
         };
@@ -148,10 +148,10 @@ impl<const NR: usize> Schedule<NR> {
         let tail = &mut data[done..];
         let s = if OPEN {
             let s = absorb_padded_as::<true>(s, powers, tail, Some(lengths));
-            self.ctr32::<true>(&tail_counter, tail);
+            self.ctr32::<true, true>(&tail_counter, tail);
             s
         } else {
-            self.ctr32::<true>(&tail_counter, tail);
+            self.ctr32::<true, true>(&tail_counter, tail);
             absorb_padded_as::<true>(s, powers, tail, Some(lengths))
         };
         gcm_tag(mask[0], s)

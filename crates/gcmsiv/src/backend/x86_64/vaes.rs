@@ -110,15 +110,19 @@ macro_rules! round4x4 {
 /// pass's first counter in the low lane, one more in the high lane): the
 /// chunk's first pair once, then each register's offset as a constant
 /// operand (building each offset from a general register took three vector
-/// operations, one of them a lane insert). Byte-reversed back for GCM, with
-/// one shuffle per chunk where no counter carries out of its lowest byte (as
-/// [`chunk_counters_zmm`]).
+/// operations, one of them a lane insert). Byte-reversed back for GCM: with
+/// `PUBLIC` (see [`ChunkCounters`]), one shuffle per chunk where no counter
+/// carries out of its lowest byte; otherwise one per register.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn chunk_counters<const BE: bool>(base: __m256i, c: usize, reverse2: __m256i) -> [__m256i; 4] {
+fn chunk_counters<const BE: bool, const PUBLIC: bool>(
+    base: __m256i,
+    c: usize,
+    reverse2: __m256i,
+) -> [__m256i; 4] {
     let n = (c * CHUNK_BLOCKS) as i32;
     let first = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
-    if BE && _mm_cvtsi128_si32(_mm256_castsi256_si128(first)) as u8 as usize <= 256 - CHUNK_BLOCKS {
+    if BE && PUBLIC && _mm_cvtsi128_si32(_mm256_castsi256_si128(first)) as u8 as usize <= 256 - CHUNK_BLOCKS {
         let f = _mm256_shuffle_epi8(first, reverse2);
         return core::array::from_fn(|k| {
             let d = (2 * k as i32) << 24;
@@ -178,10 +182,14 @@ impl<const NR: usize> Schedule<NR> {
     /// The CPU must support the enabled features (AVX2 and VAES besides the
     /// baseline set).
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    pub(super) unsafe fn ctr32_vaes<const BE: bool>(&self, counter: &Block, data: &mut [u8]) -> usize {
+    pub(super) unsafe fn ctr32_vaes<const BE: bool, const PUBLIC: bool>(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+    ) -> usize {
         let (done, next) = if self.features.zmm() {
             // SAFETY: `zmm` proves AVX-512 F, BW and VL besides.
-            let done = unsafe { self.ctr32_zmm::<BE>(counter, data) };
+            let done = unsafe { self.ctr32_zmm::<BE, PUBLIC>(counter, data) };
             (done, counter_after::<BE>(counter, done))
         } else {
             (0, *counter)
@@ -195,7 +203,7 @@ impl<const NR: usize> Schedule<NR> {
         let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
         let p = data.as_mut_ptr();
         for c in 0..chunks {
-            let mut b = chunk_counters::<BE>(base, c, reverse2);
+            let mut b = chunk_counters::<BE, PUBLIC>(base, c, reverse2);
             encrypt_chunk!(round4x2, "vpxor", &mut b, &self.rk, NR);
             for (k, x) in b.iter().enumerate() {
                 // SAFETY: chunk c's register k covers bytes 128 c + 32 k
@@ -218,9 +226,13 @@ impl<const NR: usize> Schedule<NR> {
     #[target_feature(
         enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
     )]
-    unsafe fn ctr32_zmm<const BE: bool>(&self, counter: &Block, data: &mut [u8]) -> usize {
+    unsafe fn ctr32_zmm<const BE: bool, const PUBLIC: bool>(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+    ) -> usize {
         let chunks = data.len() / 256;
-        let mut counters = ChunkCounters::<BE>::new(counter_quad::<BE>(counter));
+        let mut counters = ChunkCounters::<BE, PUBLIC>::new(counter_quad::<BE>(counter));
         let p = data.as_mut_ptr();
         for c in 0..chunks {
             let mut b = counters.next();
@@ -281,16 +293,23 @@ fn chunk_counters_zmm<const BE: bool>(base: __m512i, c: usize) -> [__m512i; 4] {
 /// byte (fifteen chunks in sixteen), each register is the chunk's first one
 /// byte-reversed plus 4k in its last byte, and that first register is kept
 /// byte-reversed from one chunk to the next (a constant added to its last
-/// byte), so such a chunk costs no shuffle at all. Which chunks do depends on
-/// the counter alone (from the IV), not on anything secret.
-struct ChunkCounters<const BE: bool> {
+/// byte), so such a chunk costs no shuffle at all.
+///
+/// That shortcut branches on the counter's value, so it is taken only with
+/// `PUBLIC`: GCM with a 96-bit IV, whose counter is the IV itself. For
+/// other IV lengths the counter J0 is GHASH of the IV under the secret key,
+/// and which chunks took the shortcut would leak bits of it through timing
+/// (bits linear in H, given the IV); without `PUBLIC` every chunk takes the
+/// shuffles, whatever its counter. (GCM-SIV's little-endian counter needs
+/// no shuffle, so no branch either.)
+struct ChunkCounters<const BE: bool, const PUBLIC: bool> {
     base: __m512i,
     c: usize,
     /// With `BE`: chunk `c`'s first register, byte-reversed.
     first_be: __m512i,
 }
 
-impl<const BE: bool> ChunkCounters<BE> {
+impl<const BE: bool, const PUBLIC: bool> ChunkCounters<BE, PUBLIC> {
     #[inline]
     #[target_feature(
         enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -311,6 +330,9 @@ impl<const BE: bool> ChunkCounters<BE> {
         self.c += 1;
         if !BE {
             return chunk_counters_zmm::<false>(self.base, c);
+        }
+        if !PUBLIC {
+            return chunk_counters_zmm::<true>(self.base, c);
         }
         let first = _mm512_add_epi32(self.base, _mm512_set4_epi32(0, 0, 0, (16 * c) as i32));
         let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(first)) as u8 as usize;
@@ -1120,12 +1142,13 @@ impl<const NR: usize> Schedule<NR> {
     /// chunks go first through [`Self::ctr_stitched_zmm`] (the hash four
     /// blocks per instruction: opens of 8-16 KiB 7-10% fewer cycles for
     /// AES-128, 3-6% for AES-256; GCM 4-16%). Returns the bytes processed
-    /// (whole chunks); the caller does the tail.
+    /// (whole chunks); the caller does the tail. `PUBLIC`: the counter's
+    /// value is public, as in [`Self::ctr32`].
     ///
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    pub(super) unsafe fn ctr_stitched_wide<const BE: bool>(
+    pub(super) unsafe fn ctr_stitched_wide<const BE: bool, const PUBLIC: bool>(
         &self,
         counter: &Block,
         data: &mut [u8],
@@ -1137,11 +1160,11 @@ impl<const NR: usize> Schedule<NR> {
         let mut next = *counter;
         if self.features.zmm() && data.len() >= ZMM_FROM {
             // SAFETY: `zmm` proves AVX-512 F, BW and VL besides.
-            done = unsafe { self.ctr_stitched_zmm::<BE>(counter, data, state, powers, mode) };
+            done = unsafe { self.ctr_stitched_zmm::<BE, PUBLIC>(counter, data, state, powers, mode) };
             next = counter_after::<BE>(counter, done);
         }
         // SAFETY: same features.
-        done + unsafe { self.ctr_stitched_ymm::<BE>(&next, &mut data[done..], state, powers, mode) }
+        done + unsafe { self.ctr_stitched_ymm::<BE, PUBLIC>(&next, &mut data[done..], state, powers, mode) }
     }
 
     /// [`Self::ctr_stitched_wide`] on 256-bit registers.
@@ -1150,7 +1173,7 @@ impl<const NR: usize> Schedule<NR> {
     /// The CPU must support the enabled features.
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    unsafe fn ctr_stitched_ymm<const BE: bool>(
+    unsafe fn ctr_stitched_ymm<const BE: bool, const PUBLIC: bool>(
         &self,
         counter: &Block,
         data: &mut [u8],
@@ -1179,7 +1202,7 @@ impl<const NR: usize> Schedule<NR> {
             // SAFETY: c < chunks: the chunk lies inside `data`.
             unsafe {
                 let chunk = p.add(16 * CHUNK_BLOCKS * c);
-                self.stitched_chunk_wide::<BE, false>(base, c, chunk, chunk, s, table, reversed);
+                self.stitched_chunk_wide::<BE, PUBLIC, false>(base, c, chunk, chunk, s, table, reversed);
             }
         }
         for c in lag..chunks {
@@ -1188,7 +1211,7 @@ impl<const NR: usize> Schedule<NR> {
             unsafe {
                 let chunk = p.add(16 * CHUNK_BLOCKS * c);
                 let src = if hash_output { chunk.sub(16 * CHUNK_BLOCKS * lag) } else { chunk };
-                s = self.stitched_chunk_wide::<BE, true>(base, c, chunk, src, s, table, reversed);
+                s = self.stitched_chunk_wide::<BE, PUBLIC, true>(base, c, chunk, src, s, table, reversed);
             }
         }
         if hash_output {
@@ -1221,7 +1244,7 @@ impl<const NR: usize> Schedule<NR> {
     #[target_feature(
         enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
     )]
-    unsafe fn ctr_stitched_zmm<const BE: bool>(
+    unsafe fn ctr_stitched_zmm<const BE: bool, const PUBLIC: bool>(
         &self,
         counter: &Block,
         data: &mut [u8],
@@ -1235,7 +1258,7 @@ impl<const NR: usize> Schedule<NR> {
         }
         let hash_output = mode.hashes_output();
         let reversed = mode.reversed();
-        let mut counters = ChunkCounters::<BE>::new(counter_quad::<BE>(counter));
+        let mut counters = ChunkCounters::<BE, PUBLIC>::new(counter_quad::<BE>(counter));
         let sixteen = Sixteen::new(powers);
         let p = data.as_mut_ptr();
         let mut s = *state;
@@ -1334,7 +1357,7 @@ impl<const NR: usize> Schedule<NR> {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    unsafe fn stitched_chunk_wide<const BE: bool, const HASH: bool>(
+    unsafe fn stitched_chunk_wide<const BE: bool, const PUBLIC: bool, const HASH: bool>(
         &self,
         base: __m256i,
         c: usize,
@@ -1345,7 +1368,7 @@ impl<const NR: usize> Schedule<NR> {
         reversed: bool,
     ) -> __m128i {
         let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
-        let mut b = chunk_counters::<BE>(base, c, reverse2);
+        let mut b = chunk_counters::<BE, PUBLIC>(base, c, reverse2);
         round4x2!("vpxor", &mut b, &self.rk[0]);
         let (mut lo, mut hi, mut mid) =
             (_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256());
@@ -1454,18 +1477,24 @@ mod tests {
         s: (&mut __m128i, &mut __m128i),
         powers: &Powers,
         mode: super::super::stitched::Stitch,
+        public: bool,
     ) -> (usize, usize) {
         // SAFETY: the caller found every feature these enable.
         unsafe {
             if mode == super::super::stitched::Stitch::SivOpen {
                 (
                     n.ctr_stitched::<false>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_wide::<false>(counter, data.1, s.1, powers, mode),
+                    w.ctr_stitched_wide::<false, false>(counter, data.1, s.1, powers, mode),
+                )
+            } else if public {
+                (
+                    n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
+                    w.ctr_stitched_wide::<true, true>(counter, data.1, s.1, powers, mode),
                 )
             } else {
                 (
                     n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_wide::<true>(counter, data.1, s.1, powers, mode),
+                    w.ctr_stitched_wide::<true, false>(counter, data.1, s.1, powers, mode),
                 )
             }
         }
@@ -1500,7 +1529,12 @@ mod tests {
             .flat_map(|m| widths.map(|w| (m, w)))
             .flat_map(|(m, w)| counters.iter().map(move |c| (m, w, c)))
         {
-            for key_len in [16usize, 32] {
+            // GCM's counter both as a public one (96-bit IV: the shortcut)
+            // and as a secret one (no branch on its value).
+            let publics: &[bool] = if mode == Stitch::SivOpen { &[false] } else { &[true, false] };
+            for (key_len, &public) in
+                [16usize, 32].into_iter().flat_map(|k| publics.iter().map(move |p| (k, p)))
+            {
                 let key: std::vec::Vec<u8> = (0..key_len as u8).map(|i| i ^ 0x33).collect();
                 for len in [
                     0, 127, 128, 129, 256, 300, 1023, 1024, 1100, 1280, 1536, 4095, 4096, 4097, 4224, 4352,
@@ -1522,6 +1556,7 @@ mod tests {
                                 (&mut sa, &mut sb),
                                 &powers,
                                 mode,
+                                public,
                             )
                         } else {
                             let k: &[u8; 32] = key[..].try_into().unwrap();
@@ -1533,6 +1568,7 @@ mod tests {
                                 (&mut sa, &mut sb),
                                 &powers,
                                 mode,
+                                public,
                             )
                         };
                         let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
@@ -1540,7 +1576,7 @@ mod tests {
                         _mm_storeu_si128(y.as_mut_ptr().cast(), sb);
                         (x, y, da, db)
                     };
-                    let what = std::format!("{mode:?}, key {key_len}, len {len}, {wide:?}");
+                    let what = std::format!("{mode:?}, key {key_len}, public {public}, len {len}, {wide:?}");
                     assert_eq!(da, db, "{what}: bytes processed");
                     assert_eq!(a, b, "{what}: output");
                     assert_eq!(sa, sb, "{what}: hash state");
@@ -1582,6 +1618,7 @@ mod tests {
                     let mut b = data[..len].to_vec();
                     let mut c = data[..len].to_vec();
                     let mut d = data[..len].to_vec();
+                    let mut e = data[..len].to_vec();
                     if key_len == 16 {
                         let (n, w) = (
                             Aes128::new(narrow, key[..].try_into().unwrap()),
@@ -1591,6 +1628,8 @@ mod tests {
                         w.ctr32le(counter, &mut b);
                         n.ctr32be(counter, &mut c);
                         w.ctr32be(counter, &mut d);
+                        // SAFETY: `detect_wide` found every feature it enables.
+                        unsafe { w.ctr32::<true, true>(counter, &mut e) };
                     } else {
                         let (n, w) = (
                             Aes256::new(narrow, key[..].try_into().unwrap()),
@@ -1600,6 +1639,8 @@ mod tests {
                         w.ctr32le(counter, &mut b);
                         n.ctr32be(counter, &mut c);
                         w.ctr32be(counter, &mut d);
+                        // SAFETY: `detect_wide` found every feature it enables.
+                        unsafe { w.ctr32::<true, true>(counter, &mut e) };
                     }
                     assert_eq!(
                         a, b,
@@ -1608,6 +1649,10 @@ mod tests {
                     assert_eq!(
                         c, d,
                         "big-endian counter, key {key_len}, len {len}, counter {counter:02x?}, {wide:?}"
+                    );
+                    assert_eq!(
+                        c, e,
+                        "public big-endian counter, key {key_len}, len {len}, counter {counter:02x?}, {wide:?}"
                     );
                     if len > 0 {
                         assert_ne!(a, data[..len], "CTR changed nothing");
