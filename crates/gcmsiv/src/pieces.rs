@@ -78,6 +78,10 @@ struct State {
     work: Option<Work>,
     /// Helpers inside the work loop now.
     inside: usize,
+    /// Whether a helper's task panicked. The panic ends in rayon's pool (its
+    /// handler, if the application set one, may swallow it), so the caller
+    /// re-raises it: a call must never return as if every item were done.
+    panicked: bool,
 }
 
 /// Runs `task` exactly once for each item of `items`, on the calling
@@ -117,8 +121,10 @@ where
     let work = Work(unsafe {
         core::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(work)
     });
-    let shared =
-        Arc::new(Shared { state: Mutex::new(State { work: Some(work), inside: 0 }), left: Condvar::new() });
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State { work: Some(work), inside: 0, panicked: false }),
+        left: Condvar::new(),
+    });
     let closing = Closing(&shared);
     *lock(&POSTED) = Some(Arc::clone(&shared));
     let post = POSTS.fetch_add(1, Ordering::Release) + 1;
@@ -134,6 +140,10 @@ where
     }
     front();
     drop(closing);
+    // Every helper has left (Closing waited for them).
+    if lock(&shared.state).panicked {
+        panic!("a task of this call panicked on a helper thread");
+    }
 }
 
 /// A helper's turn at a call: enters only while the caller takes helpers.
@@ -231,8 +241,47 @@ impl Drop for Leaving<'_> {
     fn drop(&mut self) {
         let mut state = lock(&self.0.state);
         state.inside -= 1;
+        if std::thread::panicking() {
+            state.panicked = true;
+        }
         if state.inside == 0 {
             self.0.left.notify_all();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::for_each;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// A task that panics on a helper, in a pool whose panic handler
+    /// swallows panics, still makes the call panic: it never returns as if
+    /// every item were done.
+    #[test]
+    fn a_helper_panic_reaches_the_caller() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).panic_handler(|_| {}).build().unwrap();
+        // The helper may not arrive before the caller has done every item:
+        // try until one item ran on it.
+        for _ in 0..50 {
+            let on_helper = AtomicBool::new(false);
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| {
+                    let caller = std::thread::current().id();
+                    for_each(0..64, 1, |_| {
+                        if std::thread::current().id() != caller {
+                            on_helper.store(true, Ordering::Relaxed);
+                            panic!("task on a helper");
+                        }
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    });
+                })
+            }));
+            if on_helper.load(Ordering::Relaxed) {
+                assert!(result.is_err(), "the helper's panic was lost");
+                return;
+            }
+        }
+        panic!("no item ever ran on a helper");
     }
 }
