@@ -98,25 +98,38 @@ where
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
         crate::siv::check_lengths(aad.len(), buffer.len(), P_MAX, Error::PlaintextTooLong)?;
-        let (encryption_key, first) = self.key_generating_key().derive_record_keys(nonce);
-        let piece = piece_len(buffer.len());
-        let mut partials = Partials::new(buffer.len(), piece);
-        let helpers = helpers(partials.sums.len());
-        let mut h = first.key();
-        // Pass 1: partial POLYVAL sums; the first piece also absorbs the AAD.
-        pieces::for_each(buffer.chunks(piece).enumerate(), helpers, |(i, chunk)| {
-            let sum = partial_sum(&encryption_key, &h, i, aad, |hash| hash.update_padded(chunk));
-            partials.set(i, sum);
-        });
-        h.zeroize();
-        let mut hash = partials.join(first, aad);
-        let tag = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
-        // Pass 2: CTR by counter ranges.
-        let counter = initial_counter(&tag);
-        pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
-            encryption_key.ctr32le(&counter_add_le32(&counter, ((i * piece) / 16) as u32), chunk);
-        });
+        let tag = self.seal_on_all_cores(nonce, aad, buffer);
+        pieces::scrub_stack();
         Ok(tag)
+    }
+
+    /// [`Self::seal_in_place_parallel`]'s work, in a frame of its own so that
+    /// the scrub after it also covers what it moved and left behind (the
+    /// record keys returned by value, say): every secret of the call lives
+    /// in this frame or below it.
+    #[inline(never)]
+    fn seal_on_all_cores(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], buffer: &mut [u8]) -> Block {
+        {
+            let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+            let piece = piece_len(buffer.len());
+            let mut partials = Partials::new(buffer.len(), piece);
+            let helpers = helpers(partials.sums.len());
+            let mut h = hash.key();
+            // Pass 1: partial POLYVAL sums; the first piece also absorbs the AAD.
+            pieces::for_each(buffer.chunks(piece).enumerate(), helpers, |(i, chunk)| {
+                let sum = partial_sum(&encryption_key, &h, i, aad, |hash| hash.update_padded(chunk));
+                partials.set(i, sum);
+            });
+            h.zeroize();
+            partials.join(&mut hash, aad);
+            let tag = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
+            // Pass 2: CTR by counter ranges.
+            let counter = initial_counter(&tag);
+            pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
+                encryption_key.ctr32le(&counter_add_le32(&counter, ((i * piece) / 16) as u32), chunk);
+            });
+            tag
+        }
     }
 
     /// [`GcmSiv::open_in_place`] on all cores: each piece is decrypted and
@@ -134,23 +147,39 @@ where
             crate::siv::CIPHERTEXT_BODY_MAX,
             Error::CiphertextTooLong,
         )?;
-        let (encryption_key, first) = self.key_generating_key().derive_record_keys(nonce);
-        let piece = piece_len(buffer.len());
-        let mut partials = Partials::new(buffer.len(), piece);
-        let helpers = helpers(partials.sums.len());
-        let mut h = first.key();
-        let counter = initial_counter(tag);
-        pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
-            let c = counter_add_le32(&counter, ((i * piece) / 16) as u32);
-            let sum = partial_sum(&encryption_key, &h, i, aad, |hash| {
-                encryption_key.ctr32le_then_polyval(&c, chunk, hash)
-            });
-            partials.set(i, sum);
-        });
-        h.zeroize();
-        let mut hash = partials.join(first, aad);
-        let expected = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
+        let expected = self.open_on_all_cores(nonce, aad, buffer, tag);
+        pieces::scrub_stack();
         crate::verify::release_if_tags_match(&expected, tag, buffer)
+    }
+
+    /// [`Self::open_in_place_parallel`]'s work up to the tag it expects, in a
+    /// frame of its own, as [`Self::seal_on_all_cores`].
+    #[inline(never)]
+    fn open_on_all_cores(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Block,
+    ) -> Block {
+        {
+            let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+            let piece = piece_len(buffer.len());
+            let mut partials = Partials::new(buffer.len(), piece);
+            let helpers = helpers(partials.sums.len());
+            let mut h = hash.key();
+            let counter = initial_counter(tag);
+            pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
+                let c = counter_add_le32(&counter, ((i * piece) / 16) as u32);
+                let sum = partial_sum(&encryption_key, &h, i, aad, |hash| {
+                    encryption_key.ctr32le_then_polyval(&c, chunk, hash)
+                });
+                partials.set(i, sum);
+            });
+            h.zeroize();
+            partials.join(&mut hash, aad);
+            crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce)
+        }
     }
 }
 
@@ -196,11 +225,11 @@ impl Partials {
 
     /// S = (((S_0 H^n1) ^ S_1) H^n2) ^ S_2 ..., into `hash`. With no pieces
     /// at all (empty message), S is just POLYVAL over the AAD.
-    fn join<P: Polyval>(&mut self, mut hash: P, aad: &[u8]) -> P {
+    fn join<P: Polyval>(&mut self, hash: &mut P, aad: &[u8]) {
         let count = self.sums.len();
         if count == 0 {
             hash.update_padded(aad);
-            return hash;
+            return;
         }
         let mut power = hash.power(self.piece_blocks);
         let mut s = *self.sums[0].get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -215,7 +244,6 @@ impl Partials {
         hash.set_state(&s);
         power.zeroize();
         s.zeroize();
-        hash
     }
 }
 

@@ -339,6 +339,69 @@ fn no_key_schedule_or_hash_key_is_left_on_the_stack() {
     assert!(failures.is_empty(), "secrets left on the stack:\n{}", failures.join("\n"));
 }
 
+/// `h` squared again and again: H^2, H^4, ... H^(2^20), the powers the
+/// join of the all-cores path multiplies partial sums by.
+fn squares(name: &str, h: &[u8; 16]) -> Vec<(String, [u8; 16])> {
+    let mut out = Vec::new();
+    let mut power = *h;
+    for k in 1..=20 {
+        let mut p = gcmsiv::hazmat::Polyval::new(&power);
+        p.update_padded(&power);
+        power = p.finalize();
+        out.push((format!("{name}^(2^{k})"), power));
+    }
+    out
+}
+
+/// The all-cores path (threshold 0), in a pool of one thread so that every
+/// piece runs on the stack searched: its record keys, round keys and the
+/// powers of H its join uses are not left behind either.
+#[test]
+#[cfg(feature = "parallel")]
+#[cfg_attr(debug_assertions, ignore = "a property of optimized builds: run with --release")]
+fn the_all_cores_path_leaves_no_key_schedule_or_hash_key_on_the_stack() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let mut stack = vec![0u8; DEPTH];
+    let mut failures = Vec::new();
+    for backend in backends() {
+        for key_len in [16, 32] {
+            let key = pattern(key_len, 12);
+            let nonce: [u8; 12] = pattern(12, 6).try_into().unwrap();
+            let mut wanted = secrets(&key, &nonce);
+            let h = wanted[0].1;
+            wanted.extend(squares("H", &h));
+            let cipher = Box::new(Siv::new(&key, backend).all_cores());
+            for len in [4096, 65_536 + 100] {
+                let mut buf = pattern(len, 3);
+                let mut tag = [0u8; 16];
+                let mut result = Ok(());
+                pool.install(|| {
+                    for (what, seal) in [("seal", true), ("open", false)] {
+                        run_and_snapshot(
+                            &mut || {
+                                if seal {
+                                    tag = cipher.encrypt_in_place_detached(&nonce, b"", &mut buf).unwrap();
+                                } else {
+                                    result = cipher.decrypt_in_place_detached(&nonce, b"", &mut buf, &tag);
+                                }
+                            },
+                            &mut stack,
+                        );
+                        let hits = found(&stack, &wanted);
+                        if !hits.is_empty() {
+                            failures
+                                .push(format!("{backend:?} AES-{} {what} len {len}: {hits:?}", 8 * key_len));
+                        }
+                    }
+                });
+                assert_eq!(result, Ok(()));
+                assert_eq!(buf, pattern(len, 3));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "secrets left on the stack:\n{}", failures.join("\n"));
+}
+
 #[test]
 #[cfg_attr(debug_assertions, ignore = "a property of optimized builds: run with --release")]
 fn gcm_leaves_no_key_schedule_or_hash_key_on_the_stack() {
