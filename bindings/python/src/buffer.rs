@@ -30,6 +30,9 @@ use std::ptr::{self, NonNull};
 pub(crate) enum ByteView<'py> {
     Bytes(Bound<'py, PyBytes>),
     Buffer(PyBuffer<u8>),
+    /// A copy of a buffer, made under the GIL ([`ByteView::into_private`]):
+    /// memory only this call can see, so it may be read without the GIL.
+    Private(Vec<u8>),
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for ByteView<'py> {
@@ -48,6 +51,7 @@ impl ByteView<'_> {
         match self {
             ByteView::Bytes(bytes) => bytes.as_bytes().len(),
             ByteView::Buffer(buffer) => buffer.len_bytes(),
+            ByteView::Private(copy) => copy.len(),
         }
     }
 
@@ -55,15 +59,40 @@ impl ByteView<'_> {
         match self {
             ByteView::Bytes(bytes) => bytes.as_bytes().as_ptr(),
             ByteView::Buffer(buffer) => buffer.buf_ptr().cast_const().cast(),
+            ByteView::Private(copy) => copy.as_ptr(),
+        }
+    }
+
+    /// The bytes as they are now, for good: a `bytes` object as it is (immutable),
+    /// any other buffer copied (and its export released). For inputs read one at a time
+    /// and used later, such as a batch's items from a generator that refills one
+    /// `bytearray` for each: a view would see only the last contents.
+    pub(crate) fn into_private(self) -> Self {
+        match self {
+            ByteView::Buffer(_) => {
+                let mut copy = vec![0u8; self.len()];
+                self.copy_to(0, &mut copy);
+                ByteView::Private(copy)
+            }
+            other => other,
+        }
+    }
+
+    /// The bytes, if no one else can change them (a `bytes` object or a private copy).
+    fn immutable(&self) -> Option<&[u8]> {
+        match self {
+            ByteView::Bytes(bytes) => Some(bytes.as_bytes()),
+            ByteView::Buffer(_) => None,
+            ByteView::Private(copy) => Some(copy),
         }
     }
 
     /// The bytes, borrowed when no one can change them (a `bytes` object), copied
     /// otherwise: safe to read with the GIL released.
     pub(crate) fn snapshot(&self) -> Cow<'_, [u8]> {
-        match self {
-            ByteView::Bytes(bytes) => Cow::Borrowed(bytes.as_bytes()),
-            ByteView::Buffer(_) => {
+        match self.immutable() {
+            Some(bytes) => Cow::Borrowed(bytes),
+            None => {
                 let mut copy = vec![0u8; self.len()];
                 self.copy_to(0, &mut copy);
                 Cow::Owned(copy)
@@ -122,9 +151,9 @@ impl OutBuffer {
     ) -> Pending<'a> {
         let len = self.len();
         assert!(start + count <= src.len() && count <= len, "internal error: copy out of range");
-        let src = match src {
-            ByteView::Bytes(bytes) => Some(&bytes.as_bytes()[start..start + count]),
-            ByteView::Buffer(_) => {
+        let src = match src.immutable() {
+            Some(bytes) => Some(&bytes[start..start + count]),
+            None => {
                 if count > 0 {
                     // SAFETY: both ranges lie inside exported buffers (asserted above) that
                     // stay valid while `src` and `self` hold their exports. `ptr::copy` is a
@@ -191,9 +220,9 @@ impl<'py> NewBytes<'py> {
         // and `MaybeUninit` makes no claim about their contents.
         let dst =
             unsafe { std::slice::from_raw_parts_mut(self.data.as_ptr().cast::<MaybeUninit<u8>>(), self.len) };
-        let src = match src {
-            ByteView::Bytes(bytes) => Some(&bytes.as_bytes()[start..start + count]),
-            ByteView::Buffer(_) => {
+        let src = match src.immutable() {
+            Some(bytes) => Some(&bytes[start..start + count]),
+            None => {
                 if count > 0 {
                     // SAFETY: the source range lies inside `src`'s exported buffer (asserted
                     // above), a different object from this new one, and `dst` has room for
@@ -220,7 +249,8 @@ impl<'py> NewBytes<'py> {
 }
 
 /// The contents of a [`NewBytes`] on their way in. It is `Send`, so it can be finished
-/// with the GIL released: it reads only an immutable `bytes` or nothing at all.
+/// with the GIL released: it reads only an immutable `bytes`, a private copy, or nothing
+/// at all.
 pub(crate) struct Pending<'a> {
     dst: &'a mut [MaybeUninit<u8>],
     /// The first `count` bytes, still to copy; `None` once copied.
@@ -235,8 +265,8 @@ impl<'a> Pending<'a> {
         let dst = self.dst.as_mut_ptr().cast::<u8>();
         let len = self.dst.len();
         // SAFETY: `dst` is valid for `len` bytes, and `count <= len` (asserted in
-        // `fill_from`). `src`, if any, is `count` bytes of an immutable `bytes` object,
-        // which cannot overlap this new one. Afterwards every byte is initialised: the
+        // `fill_from`). `src`, if any, is `count` bytes of an immutable `bytes` object or
+        // of a private copy, neither of which can overlap this new one. Afterwards every byte is initialised: the
         // first `count` by the copy (here or in `fill_from`), the rest by the zeroing, so
         // the slice may be handed out as `u8`.
         unsafe {

@@ -176,8 +176,10 @@ impl<'py> Batch<'py> {
             let aad: Option<ByteView<'py>> =
                 tuple.get_borrowed_item(2)?.extract().map_err(at("associated_data"))?;
             batch.nonces.push(Nonce::read::<C>(&nonce).map_err(at("nonce"))?);
-            batch.data.push(data);
-            batch.aad.push(aad);
+            // Copied now if they are not `bytes`: the iterable may change them before
+            // it yields the next item (a generator refilling one `bytearray`).
+            batch.data.push(data.into_private());
+            batch.aad.push(aad.map(ByteView::into_private));
         }
         Ok(batch)
     }

@@ -124,3 +124,30 @@ def test_one_buffer_in_many_items(cipher) -> None:
     shared = bytearray(b"x" * 5000)
     batch = [(bytes(12), shared, None), (bytes(12), memoryview(shared)[1:], shared)]
     assert cipher.encrypt_many(batch) == [cipher.encrypt(*item) for item in batch]
+
+
+def test_items_are_read_as_they_come(cipher) -> None:
+    # A generator that refills one buffer for each item: every item is taken as it
+    # was when yielded, not as the buffer ends up.
+    records = [bytes([i]) * 32 for i in range(4)]
+    headers = [bytes([0x40 + i]) * 8 for i in range(4)]
+    nonces = [bytes([i]) * 12 for i in range(4)]
+
+    def refilled():
+        data, aad = bytearray(32), bytearray(8)
+        for nonce, record, header in zip(nonces, records, headers, strict=True):
+            data[:] = record
+            aad[:] = header
+            yield (nonce, data, aad)
+
+    expected = [cipher.encrypt(n, r, h) for n, r, h in zip(nonces, records, headers, strict=True)]
+    assert cipher.encrypt_many(refilled()) == expected
+
+    def refilled_ciphertexts():
+        data, aad = bytearray(32 + 16), bytearray(8)
+        for nonce, ct, header in zip(nonces, expected, headers, strict=True):
+            data[:] = ct
+            aad[:] = header
+            yield (nonce, data, aad)
+
+    assert cipher.decrypt_many(refilled_ciphertexts()) == records
