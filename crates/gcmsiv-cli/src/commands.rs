@@ -51,7 +51,13 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
 
 pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     let input = Input::open(args.common.input.as_deref())?;
-    let destination = Destination::plan(args.common.output.as_deref(), args.common.force, TO_TERMINAL_HINT)?;
+    let destination = Destination::plan(
+        args.common.output.as_deref(),
+        args.common.force,
+        TO_TERMINAL_HINT,
+        args.secret.key_file.as_deref(),
+    )?;
+    input.check_not_output(&destination)?;
     let algorithm = match args.algorithm {
         AlgorithmArg::Aes128 => Algorithm::Aes128GcmSiv,
         AlgorithmArg::Aes256 => Algorithm::Aes256GcmSiv,
@@ -92,7 +98,13 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
 
 pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut input = Input::open(args.common.input.as_deref())?;
-    let destination = Destination::plan(args.common.output.as_deref(), args.common.force, TO_TERMINAL_HINT)?;
+    let destination = Destination::plan(
+        args.common.output.as_deref(),
+        args.common.force,
+        TO_TERMINAL_HINT,
+        args.secret.key_file.as_deref(),
+    )?;
+    input.check_not_output(&destination)?;
     let mut head = [0u8; HEADER_LEN];
     let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
     let (header, mac) = Header::parse(&head[..got])?;
@@ -130,6 +142,7 @@ struct Input {
     /// Bytes, if the input is a regular file.
     size: Option<u64>,
     name: String,
+    meta: std::fs::Metadata,
 }
 
 impl Input {
@@ -159,7 +172,19 @@ impl Input {
             return Err(Failure::usage(format!("{name} is a directory")));
         }
         let size = meta.is_file().then_some(meta.len());
-        Ok(Input { file, size, name })
+        Ok(Input { file, size, name, meta })
+    }
+
+    /// Refuses standard output redirected onto the input file (`>> f`, `1<> f`): the
+    /// output would be read back as input.
+    fn check_not_output(&self, destination: &Destination) -> Result<(), Failure> {
+        if matches!(destination, Destination::Stdout)
+            && self.meta.is_file()
+            && crate::output::stdout_is(&self.meta)
+        {
+            return Err(Failure::usage(format!("standard output is the input file, {}", self.name)));
+        }
+        Ok(())
     }
 
     fn read_failure(&self, err: &io::Error) -> Failure {

@@ -28,9 +28,15 @@ pub enum Destination {
 
 impl Destination {
     /// Checks `-o`/`--force` before any work: standard output must not be a terminal
-    /// (`terminal_hint` says what to do instead), an existing file needs `--force`,
-    /// and the directory must accept a new file.
-    pub fn plan(output: Option<&Path>, force: bool, terminal_hint: &str) -> Result<Self, Failure> {
+    /// (`terminal_hint` says what to do instead), an existing file needs `--force`
+    /// and must not be `key_file` (which `--force` would replace with the output,
+    /// losing the key), and the directory must accept a new file.
+    pub fn plan(
+        output: Option<&Path>,
+        force: bool,
+        terminal_hint: &str,
+        key_file: Option<&Path>,
+    ) -> Result<Self, Failure> {
         let path = match output {
             None => None,
             Some(p) if p == Path::new("-") => None,
@@ -51,6 +57,15 @@ impl Destination {
                     "{} already exists: use --force to replace it",
                     path.display()
                 )));
+            }
+            Ok(meta) => {
+                let key = key_file.and_then(|k| std::fs::metadata(k).ok());
+                if key.is_some_and(|key| same_file(&meta, &key)) {
+                    return Err(Failure::usage(format!(
+                        "{} is the key file: refusing to replace it with the output",
+                        path.display()
+                    )));
+                }
             }
             _ => {}
         }
@@ -132,9 +147,16 @@ impl Sink {
             }
             return Err(Failure::io("cannot create", &path, err.error));
         }
+        // The output is in place now: a failure from here on is a warning, not an
+        // error (an error would say the output was not made).
         let dir = parent_dir(&path);
-        if let Ok(dir) = File::open(dir) {
-            dir.sync_all().map_err(|e| Failure::io("cannot sync directory", parent_dir(&path), e))?;
+        if let Err(e) = File::open(dir).and_then(|dir| dir.sync_all()) {
+            eprintln!(
+                "gcmsiv: warning: {} is complete, but syncing its directory failed ({}): \
+                 after a crash the file may be missing",
+                path.display(),
+                io_reason(&e)
+            );
         }
         Ok(())
     }
@@ -159,6 +181,19 @@ pub fn temp_beside(path: &Path) -> Result<NamedTempFile, Failure> {
         .rand_bytes(6)
         .tempfile_in(dir)
         .map_err(|e| Failure::io("cannot create a file in", parent_dir(path), e))
+}
+
+/// Whether two metadata describe the same file (device and inode).
+pub fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Whether standard output is the file `input` describes (`gcmsiv encrypt f >> f`
+/// would read its own output and never end).
+pub fn stdout_is(input: &std::fs::Metadata) -> bool {
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else { return false };
+    File::from(fd).metadata().is_ok_and(|out| out.is_file() && same_file(&out, input))
 }
 
 fn parent_dir(path: &Path) -> &Path {

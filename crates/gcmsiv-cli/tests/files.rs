@@ -35,6 +35,30 @@ fn existing_output_needs_force() {
     assert_eq!(scratch.listing(), ["in.txt", "out.gcmsiv", "test.key"]);
 }
 
+/// `-o` naming the key file is refused even with --force (the rename would
+/// replace the only copy of the key with the output); so is standard output
+/// redirected onto the input file (the tool would read its own output).
+#[test]
+fn the_key_file_and_the_input_are_never_outputs() {
+    let scratch = Scratch::new();
+    let input = scratch.write("in.txt", b"contents");
+    let key_before = fs::read(&scratch.key).unwrap();
+    for command in ["encrypt", "decrypt"] {
+        let mut cmd = gcmsiv();
+        cmd.args([command, "--force", "-k"]).arg(&scratch.key).arg("-o").arg(&scratch.key).arg(&input);
+        assert_fails(&run(cmd), 2, "is the key file");
+        assert_eq!(fs::read(&scratch.key).unwrap(), key_before, "{command}");
+    }
+    for command in ["encrypt", "decrypt"] {
+        let appended = fs::OpenOptions::new().append(true).open(&input).unwrap();
+        let mut cmd = gcmsiv();
+        cmd.args([command, "-k"]).arg(&scratch.key).arg(&input).stdout(appended);
+        assert_fails(&run(cmd), 2, "standard output is the input file");
+        assert_eq!(fs::read(&input).unwrap(), b"contents", "{command}");
+    }
+    assert_eq!(scratch.listing(), ["in.txt", "test.key"]);
+}
+
 #[test]
 fn unwritable_or_missing_output_directory_is_a_usage_error() {
     let scratch = Scratch::new();
