@@ -7,6 +7,7 @@ use super::clmul::Powers;
 use super::group::LaneKeyMemory;
 use super::partial::{load_partial, store_partial};
 use super::stitched::Stitch;
+use super::vaes::Keys512;
 use super::{Features, Polyval};
 use crate::backend::{LaneLimits, SHORT_MAX};
 use core::arch::x86_64::*;
@@ -14,6 +15,36 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Blocks kept in flight: enough to cover the latency of `aesenc` on current cores.
 const WIDTH: usize = 8;
+
+/// AES-GCM's per-key table: the powers H^1..H^8 of the GHASH key, and where
+/// the CPU has AVX-512 the round keys broadcast for the 512-bit stitched
+/// pass ([`Keys512`]), both made once per key and wiped with it.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct GcmTable<const NR: usize> {
+    pub(super) powers: Powers,
+    keys: Option<Keys512<NR>>,
+}
+
+impl<const NR: usize> GcmTable<NR> {
+    /// The table for `schedule`, whose GHASH key is `h`.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    unsafe fn new(schedule: &Schedule<NR>, h: __m128i) -> Self {
+        let mut table =
+            GcmTable { powers: Powers::new(h), keys: schedule.features.zmm().then(Keys512::empty) };
+        if let Some(keys) = &mut table.keys {
+            // SAFETY: `zmm` proves AVX-512 F, BW and VL, and VAES besides.
+            unsafe { keys.fill(&schedule.rk) };
+        }
+        table
+    }
+
+    pub(super) fn keys(&self) -> Option<&Keys512<NR>> {
+        self.keys.as_ref()
+    }
+}
 
 /// An expanded key: round keys 0..=NR (unused tail entries stay zero).
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
@@ -512,6 +543,7 @@ impl<const NR: usize> Schedule<NR> {
                         hash.state_mut(),
                         &powers,
                         Stitch::SivOpen,
+                        None,
                     )
                 } else {
                     self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
@@ -536,14 +568,22 @@ impl<const NR: usize> Schedule<NR> {
         counter: &Block,
         data: &mut [u8],
         hash: &mut Polyval,
-        powers: &Powers,
+        table: &GcmTable<NR>,
     ) {
+        let powers = &table.powers;
         let mode = if DECRYPT { Stitch::GcmOpen } else { Stitch::GcmSeal };
         // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
         // besides (`Features::detect_wide`).
         let done = unsafe {
             if self.features.wide() {
-                self.ctr_stitched_wide::<true, false>(counter, data, hash.state_mut(), powers, mode)
+                self.ctr_stitched_wide::<true, false>(
+                    counter,
+                    data,
+                    hash.state_mut(),
+                    powers,
+                    mode,
+                    table.keys(),
+                )
             } else {
                 self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode)
             }
@@ -659,22 +699,21 @@ macro_rules! aesni_aes {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32::<true, false>(counter, data) }
             }
-            /// The powers H^1..H^8 of the GHASH key, computed once per GCM key.
-            type GhashTable = Powers;
-            fn ghash_table(&self, h: &Block) -> Powers {
+            type GhashTable = GcmTable<$nr>;
+            fn ghash_table(&self, h: &Block) -> GcmTable<$nr> {
                 // SAFETY: a schedule holds the Features proof; 16 readable bytes.
-                unsafe { Powers::new(_mm_loadu_si128(h.as_ptr().cast())) }
+                unsafe { GcmTable::new(self, _mm_loadu_si128(h.as_ptr().cast())) }
             }
-            fn ghash_update(table: &Powers, hash: &mut Polyval, data: &[u8]) {
+            fn ghash_update(table: &GcmTable<$nr>, hash: &mut Polyval, data: &[u8]) {
                 // SAFETY: a Polyval holds the Features proof of CPU support.
-                unsafe { hash.update_padded_blocks::<true>(data, Some(table)) }
+                unsafe { hash.update_padded_blocks::<true>(data, Some(&table.powers)) }
             }
             fn ctr32be_then_ghash(
                 &self,
                 counter: &Block,
                 data: &mut [u8],
                 hash: &mut Polyval,
-                table: &Powers,
+                table: &GcmTable<$nr>,
             ) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32be_ghash::<false>(counter, data, hash, table) }
@@ -684,7 +723,7 @@ macro_rules! aesni_aes {
                 counter: &Block,
                 data: &mut [u8],
                 hash: &mut Polyval,
-                table: &Powers,
+                table: &GcmTable<$nr>,
             ) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32be_ghash::<true>(counter, data, hash, table) }
@@ -724,7 +763,7 @@ macro_rules! aesni_aes {
             }
             fn gcm_fused<const OPEN: bool>(
                 &self,
-                table: &Powers,
+                table: &GcmTable<$nr>,
                 iv: &[u8; 12],
                 aad: &[u8],
                 data: &mut [u8],
@@ -732,7 +771,7 @@ macro_rules! aesni_aes {
                 // SAFETY (both): a schedule holds the Features proof; lengths
                 // checked for the short kernel.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.gcm_one::<OPEN>(table, iv, aad, data) }
+                    unsafe { self.gcm_one::<OPEN>(&table.powers, iv, aad, data) }
                 } else {
                     unsafe { self.gcm_long::<OPEN>(table, iv, aad, data) }
                 })

@@ -19,7 +19,7 @@
 //! length and to every vector file. The round keys live in a [`Schedule`],
 //! which wipes itself when dropped.
 
-use super::aesni::Schedule;
+use super::aesni::{GcmTable, Schedule};
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
     counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, tag_input, to_block,
@@ -96,7 +96,9 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY (both): same features; `wide` proves AVX2, VAES and
         // VPCLMULQDQ besides (`Features::detect_wide`).
         let done = if self.features.wide() {
-            unsafe { key.ctr_stitched_wide::<false, false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
+            unsafe {
+                key.ctr_stitched_wide::<false, false>(&counter, data, &mut s, &powers, Stitch::SivOpen, None)
+            }
         } else {
             unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
         };
@@ -125,11 +127,12 @@ impl<const NR: usize> Schedule<NR> {
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     pub(super) unsafe fn gcm_long<const OPEN: bool>(
         &self,
-        powers: &Powers,
+        table: &GcmTable<NR>,
         iv: &[u8; 12],
         aad: &[u8],
         data: &mut [u8],
     ) -> Block {
+        let powers = &table.powers;
         let mut mask = [gcm_counter(iv, 0)];
         // SAFETY: this function enables AES-NI.
         unsafe { encrypt::<NR, 1>(&mut mask, &self.rk) };
@@ -139,7 +142,9 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY (both): same features; `wide` proves AVX2, VAES and
         // VPCLMULQDQ besides (`Features::detect_wide`).
         let done = if self.features.wide() {
-            unsafe { self.ctr_stitched_wide::<true, true>(&counter, data, &mut s, powers, mode) }
+            unsafe {
+                self.ctr_stitched_wide::<true, true>(&counter, data, &mut s, powers, mode, table.keys())
+            }
         } else {
             unsafe { self.ctr_stitched::<true>(&counter, data, &mut s, powers, mode) }
         };
