@@ -10,7 +10,7 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
-use crate::cli::{AlgorithmArg, DecryptArgs, EncryptArgs, KeygenArgs, Secret};
+use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, Secret};
 use crate::error::{DecodeError, Failure, io_reason};
 use crate::format::{Algorithm, HEADER_LEN, Header, KeyMode, MAC_OFFSET, SALT_LEN};
 use crate::keys::{FileKeys, MasterKey};
@@ -51,13 +51,7 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
 
 pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     let input = Input::open(args.common.input.as_deref())?;
-    let destination = Destination::plan(
-        args.common.output.as_deref(),
-        args.common.force,
-        TO_TERMINAL_HINT,
-        args.secret.key_file.as_deref(),
-    )?;
-    input.check_not_output(&destination)?;
+    let destination = input.destination(&args.common, args.secret.key_file.as_deref())?;
     let algorithm = match args.algorithm {
         AlgorithmArg::Aes128 => Algorithm::Aes128GcmSiv,
         AlgorithmArg::Aes256 => Algorithm::Aes256GcmSiv,
@@ -98,13 +92,7 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
 
 pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut input = Input::open(args.common.input.as_deref())?;
-    let destination = Destination::plan(
-        args.common.output.as_deref(),
-        args.common.force,
-        TO_TERMINAL_HINT,
-        args.secret.key_file.as_deref(),
-    )?;
-    input.check_not_output(&destination)?;
+    let destination = input.destination(&args.common, args.secret.key_file.as_deref())?;
     let mut head = [0u8; HEADER_LEN];
     let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
     let (header, mac) = Header::parse(&head[..got])?;
@@ -175,16 +163,19 @@ impl Input {
         Ok(Input { file, size, name, meta })
     }
 
-    /// Refuses standard output redirected onto the input file (`>> f`, `1<> f`): the
-    /// output would be read back as input.
-    fn check_not_output(&self, destination: &Destination) -> Result<(), Failure> {
+    /// Where the output of this input goes ([`Destination::plan`]), refusing standard
+    /// output redirected onto the input file (`>> f`, `1<> f`): the output would be
+    /// read back as input.
+    fn destination(&self, common: &Common, key_file: Option<&Path>) -> Result<Destination, Failure> {
+        let destination =
+            Destination::plan(common.output.as_deref(), common.force, TO_TERMINAL_HINT, key_file)?;
         if matches!(destination, Destination::Stdout)
             && self.meta.is_file()
             && crate::output::stdout_is(&self.meta)
         {
             return Err(Failure::usage(format!("standard output is the input file, {}", self.name)));
         }
-        Ok(())
+        Ok(destination)
     }
 
     fn read_failure(&self, err: &io::Error) -> Failure {

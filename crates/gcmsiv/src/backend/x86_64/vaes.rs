@@ -78,23 +78,32 @@ macro_rules! round4x2 {
 
 /// One instruction (`$ins`: `vpxorq`, `vaesenc`, `vaesenclast`) on four
 /// 512-bit registers (sixteen blocks) with the round key at `$key` broadcast
-/// to all four lanes inside the block, as [`rounds_x2!`]. The registers are
-/// named (zmm0-zmm4): an operand the compiler allocated above zmm15 was
-/// printed under a wrong name in some builds.
+/// to all four lanes inside the block, as [`rounds_x2!`]; or, with `wide`
+/// first, the key already broadcast (a [`Keys512`] entry, loaded as it is).
+/// The registers are named (zmm0-zmm4): an operand the compiler allocated
+/// above zmm15 was printed under a wrong name in some builds.
 macro_rules! round4x4 {
     ($ins:literal, $b:expr, $key:expr) => {{
-        let b: &mut [__m512i; 4] = $b;
         let key: &__m128i = $key;
-        // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
-        // registers otherwise; every caller enables AVX-512 F and VAES.
+        round4x4!(@load "vbroadcasti32x4 zmm4, xmmword ptr [{key}]", $ins, $b, key)
+    }};
+    (wide $ins:literal, $b:expr, $key:expr) => {{
+        let key: &__m512i = $key;
+        round4x4!(@load "vmovdqa64 zmm4, zmmword ptr [{key}]", $ins, $b, key)
+    }};
+    (@load $load:literal, $ins:literal, $b:expr, $key:expr) => {{
+        let b: &mut [__m512i; 4] = $b;
+        // SAFETY: reads the key (an aligned `__m128i` or `__m512i`, as the
+        // load says); registers otherwise; every caller enables AVX-512 F
+        // and VAES.
         unsafe {
             core::arch::asm!(
-                "vbroadcasti32x4 zmm4, xmmword ptr [{key}]",
+                $load,
                 concat!($ins, " zmm0, zmm0, zmm4"),
                 concat!($ins, " zmm1, zmm1, zmm4"),
                 concat!($ins, " zmm2, zmm2, zmm4"),
                 concat!($ins, " zmm3, zmm3, zmm4"),
-                key = in(reg) key,
+                key = in(reg) $key,
                 inout("zmm0") b[0],
                 inout("zmm1") b[1],
                 inout("zmm2") b[2],
@@ -138,33 +147,6 @@ fn chunk_counters<const BE: bool, const PUBLIC: bool>(
         };
         if BE { _mm256_shuffle_epi8(x, reverse2) } else { x }
     })
-}
-
-/// [`round4x4!`] with the round key already in all four lanes, in memory
-/// (a [`Keys512`] entry): one load per round, no broadcast.
-macro_rules! round4x4_wide_key {
-    ($ins:literal, $b:expr, $key:expr) => {{
-        let b: &mut [__m512i; 4] = $b;
-        let key: &__m512i = $key;
-        // SAFETY: reads the 64 bytes of `key` (an aligned `__m512i`);
-        // registers otherwise; every caller enables AVX-512 F and VAES.
-        unsafe {
-            core::arch::asm!(
-                "vmovdqa64 zmm4, zmmword ptr [{key}]",
-                concat!($ins, " zmm0, zmm0, zmm4"),
-                concat!($ins, " zmm1, zmm1, zmm4"),
-                concat!($ins, " zmm2, zmm2, zmm4"),
-                concat!($ins, " zmm3, zmm3, zmm4"),
-                key = in(reg) key,
-                inout("zmm0") b[0],
-                inout("zmm1") b[1],
-                inout("zmm2") b[2],
-                inout("zmm3") b[3],
-                out("zmm4") _,
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-    }};
 }
 
 /// The round keys of a schedule each broadcast to a 512-bit register's four
@@ -269,17 +251,17 @@ impl<const NR: usize> ZmmKeys for Keys512<NR> {
     #[inline]
     #[target_feature(enable = "avx,avx2,vaes,avx512f,avx512bw,avx512vl")]
     unsafe fn first(&self, b: &mut [__m512i; 4]) {
-        round4x4_wide_key!("vpxorq", b, self.get(0));
+        round4x4!(wide "vpxorq", b, self.get(0));
     }
     #[inline]
     #[target_feature(enable = "avx,avx2,vaes,avx512f,avx512bw,avx512vl")]
     unsafe fn middle(&self, b: &mut [__m512i; 4], r: usize) {
-        round4x4_wide_key!("vaesenc", b, self.get(r));
+        round4x4!(wide "vaesenc", b, self.get(r));
     }
     #[inline]
     #[target_feature(enable = "avx,avx2,vaes,avx512f,avx512bw,avx512vl")]
     unsafe fn last(&self, b: &mut [__m512i; 4]) {
-        round4x4_wide_key!("vaesenclast", b, self.get(NR));
+        round4x4!(wide "vaesenclast", b, self.get(NR));
     }
 }
 
