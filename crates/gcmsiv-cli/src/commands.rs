@@ -164,16 +164,21 @@ impl Input {
     }
 
     /// Where the output of this input goes ([`Destination::plan`]), refusing standard
-    /// output redirected onto the input file (`>> f`, `1<> f`): the output would be
-    /// read back as input.
+    /// output redirected onto the input file (`>> f`, `1<> f`: the output would be
+    /// read back as input) or onto the key file.
     fn destination(&self, common: &Common, key_file: Option<&Path>) -> Result<Destination, Failure> {
         let destination =
             Destination::plan(common.output.as_deref(), common.force, TO_TERMINAL_HINT, key_file)?;
-        if matches!(destination, Destination::Stdout)
-            && self.meta.is_file()
-            && crate::output::stdout_is(&self.meta)
-        {
-            return Err(Failure::usage(format!("standard output is the input file, {}", self.name)));
+        if matches!(destination, Destination::Stdout) {
+            if self.meta.is_file() && crate::output::stdout_is(&self.meta) {
+                return Err(Failure::usage(format!("standard output is the input file, {}", self.name)));
+            }
+            let key = key_file.and_then(|k| std::fs::metadata(k).ok());
+            if key.is_some_and(|key| crate::output::stdout_is(&key)) {
+                return Err(Failure::usage(
+                    "standard output is the key file: refusing to write over the key",
+                ));
+            }
         }
         Ok(destination)
     }

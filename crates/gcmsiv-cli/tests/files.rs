@@ -37,7 +37,8 @@ fn existing_output_needs_force() {
 
 /// `-o` naming the key file is refused even with --force (the rename would
 /// replace the only copy of the key with the output); so is standard output
-/// redirected onto the input file (the tool would read its own output).
+/// redirected onto the input file (the tool would read its own output) or
+/// onto the key file.
 #[test]
 fn the_key_file_and_the_input_are_never_outputs() {
     let scratch = Scratch::new();
@@ -55,6 +56,11 @@ fn the_key_file_and_the_input_are_never_outputs() {
         cmd.args([command, "-k"]).arg(&scratch.key).arg(&input).stdout(appended);
         assert_fails(&run(cmd), 2, "standard output is the input file");
         assert_eq!(fs::read(&input).unwrap(), b"contents", "{command}");
+        let appended = fs::OpenOptions::new().append(true).open(&scratch.key).unwrap();
+        let mut cmd = gcmsiv();
+        cmd.args([command, "-k"]).arg(&scratch.key).arg(&input).stdout(appended);
+        assert_fails(&run(cmd), 2, "standard output is the key file");
+        assert_eq!(fs::read(&scratch.key).unwrap(), key_before, "{command}");
     }
     assert_eq!(scratch.listing(), ["in.txt", "test.key"]);
 }

@@ -147,7 +147,15 @@ where
             crate::siv::CIPHERTEXT_BODY_MAX,
             Error::CiphertextTooLong,
         )?;
-        let expected = self.open_on_all_cores(nonce, aad, buffer, tag);
+        // A panic in a piece (re-raised here from a helper too) must not leave
+        // the pieces already decrypted in the caller's buffer.
+        let expected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.open_on_all_cores(nonce, aad, buffer, tag)
+        }))
+        .unwrap_or_else(|panic| {
+            buffer.zeroize();
+            std::panic::resume_unwind(panic)
+        });
         pieces::scrub_stack();
         crate::verify::release_if_tags_match(&expected, tag, buffer)
     }

@@ -98,9 +98,9 @@ struct State {
     work: Option<Work>,
     /// Helpers inside the work loop now.
     inside: usize,
-    /// Whether a helper's task panicked. The panic ends in rayon's pool (its
-    /// handler, if the application set one, may swallow it), so the caller
-    /// re-raises it: a call must never return as if every item were done.
+    /// Whether a helper's task panicked ([`help`] catches it), for the
+    /// caller to re-raise: a call must never return as if every item were
+    /// done.
     panicked: bool,
 }
 
@@ -175,9 +175,17 @@ fn help(shared: &Shared) {
         work
     };
     let leaving = Leaving(shared);
-    // SAFETY: taken while the caller still took helpers, and counted in
-    // `inside`, so the closure outlives this call.
-    unsafe { (*work.0)() };
+    // A panic in a task stops here and is handed to the caller, which
+    // re-raises it; in a spawned job it would abort the process (or, under a
+    // pool with a panic handler, vanish).
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: taken while the caller still took helpers, and counted in
+        // `inside`, so the closure outlives this call.
+        unsafe { (*work.0)() }
+    }));
+    if outcome.is_err() {
+        lock(&shared.state).panicked = true;
+    }
     // Out of the call first (the caller may be waiting), then the scrub.
     drop(leaving);
     scrub_stack();
@@ -264,9 +272,6 @@ impl Drop for Leaving<'_> {
     fn drop(&mut self) {
         let mut state = lock(&self.0.state);
         state.inside -= 1;
-        if std::thread::panicking() {
-            state.panicked = true;
-        }
         if state.inside == 0 {
             self.0.left.notify_all();
         }
@@ -278,12 +283,23 @@ mod tests {
     use super::for_each;
     use std::sync::atomic::{AtomicBool, Ordering};
 
-    /// A task that panics on a helper, in a pool whose panic handler
-    /// swallows panics, still makes the call panic: it never returns as if
-    /// every item were done.
+    /// A task that panics on a helper makes the call panic, in a pool whose
+    /// panic handler would swallow it and in one without a handler (where a
+    /// panic in a spawned job aborts the process): the call never returns as
+    /// if every item were done, and the process goes on.
     #[test]
     fn a_helper_panic_reaches_the_caller() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).panic_handler(|_| {}).build().unwrap();
+        let swallowing =
+            rayon::ThreadPoolBuilder::new().num_threads(2).panic_handler(|_| {}).build().unwrap();
+        let plain = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for pool in [&swallowing, &plain] {
+            assert!(helper_panic_is_raised(pool), "no item ever ran on a helper");
+        }
+    }
+
+    /// Whether a helper's panic reached the caller (false if no item ran on
+    /// a helper in any try).
+    fn helper_panic_is_raised(pool: &rayon::ThreadPool) -> bool {
         // The helper may not arrive before the caller has done every item:
         // try until one item ran on it.
         for _ in 0..50 {
@@ -302,9 +318,9 @@ mod tests {
             }));
             if on_helper.load(Ordering::Relaxed) {
                 assert!(result.is_err(), "the helper's panic was lost");
-                return;
+                return true;
             }
         }
-        panic!("no item ever ran on a helper");
+        false
     }
 }

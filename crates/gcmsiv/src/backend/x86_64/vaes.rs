@@ -154,10 +154,9 @@ fn chunk_counters<const BE: bool, const PUBLIC: bool>(
 /// load instead of a load and a broadcast, which shares the shuffle unit
 /// with the hash (AES-128-GCM seals of 64 KiB 6% fewer cycles, GCM-SIV opens
 /// 3%). AES-GCM keeps one per key; a GCM-SIV open of [`KEYS512_FROM`] bytes
-/// or more builds one for the call. Only the `NR + 1` keys in use are
-/// written; they are wiped on drop and by `zeroize`.
+/// or more builds one for the call. Wiped on drop and by `zeroize`.
 pub(super) struct Keys512<const NR: usize> {
-    rk: [MaybeUninit<__m512i>; 15],
+    rk: [__m512i; 15],
 }
 
 /// The message length from which an open builds a [`Keys512`] for its
@@ -166,11 +165,12 @@ pub(super) struct Keys512<const NR: usize> {
 const KEYS512_FROM: usize = 16 * 1024;
 
 impl<const NR: usize> Keys512<NR> {
-    /// Room for the keys, filled by [`Self::fill`] where it will stay: a
-    /// filled one returned by value could leave a copy in the frame it came
-    /// from.
+    /// Room for the keys (all zero), filled by [`Self::fill`] where it will
+    /// stay: a filled one returned by value could leave a copy in the frame
+    /// it came from.
     pub(super) fn empty() -> Self {
-        Keys512 { rk: [MaybeUninit::uninit(); 15] }
+        // SAFETY: all-zero bytes are a valid `__m512i`.
+        Keys512 { rk: unsafe { core::mem::zeroed() } }
     }
 
     /// `rk`'s round keys, broadcast, in place. (Outside code that enables
@@ -181,17 +181,14 @@ impl<const NR: usize> Keys512<NR> {
     )]
     pub(super) fn fill(&mut self, rk: &[__m128i; 15]) {
         for (slot, key) in self.rk.iter_mut().zip(rk).take(NR + 1) {
-            slot.write(_mm512_broadcast_i32x4(*key));
+            *slot = _mm512_broadcast_i32x4(*key);
         }
     }
 
     /// Round key `r` (at most NR), in all four lanes.
     #[inline]
     fn get(&self, r: usize) -> &__m512i {
-        assert!(r <= NR);
-        // SAFETY: entries 0..=NR are written in `new` (and left zero by
-        // `zeroize`).
-        unsafe { self.rk[r].assume_init_ref() }
+        &self.rk[..=NR][r]
     }
 }
 
@@ -206,7 +203,7 @@ impl<const NR: usize> Zeroize for Keys512<NR> {
         for k in &mut self.rk[..=NR] {
             // SAFETY: a valid, aligned pointer to an entry of this array; an
             // all-zero `__m512i` is a valid value.
-            unsafe { core::ptr::write_volatile(k.as_mut_ptr(), core::mem::zeroed()) };
+            unsafe { core::ptr::write_volatile(k, core::mem::zeroed()) };
         }
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
