@@ -15,6 +15,12 @@
 //! is never much slower than one core, and as fast as all cores when they are
 //! at hand; helpers stay awake for a while after a call so that the next one
 //! finds them at hand.
+//!
+//! What it leaves behind: the record keys, H and the partial sums move
+//! between frames and threads here, so rather than keep every copy in a
+//! wiped structure, the work runs in a frame of its own and the stack below
+//! is zeroed after it, on the caller and after each helper's turn
+//! ([`crate::pieces::scrub_stack`]; `tests/residue.rs` checks the caller).
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval, counter_add_le32};
