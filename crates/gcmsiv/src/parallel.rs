@@ -115,27 +115,25 @@ where
     /// in this frame or below it.
     #[inline(never)]
     fn seal_on_all_cores(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], buffer: &mut [u8]) -> Block {
-        {
-            let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
-            let piece = piece_len(buffer.len());
-            let mut partials = Partials::new(buffer.len(), piece);
-            let helpers = helpers(partials.sums.len());
-            let mut h = hash.key();
-            // Pass 1: partial POLYVAL sums; the first piece also absorbs the AAD.
-            pieces::for_each(buffer.chunks(piece).enumerate(), helpers, |(i, chunk)| {
-                let sum = partial_sum(&encryption_key, &h, i, aad, |hash| hash.update_padded(chunk));
-                partials.set(i, sum);
-            });
-            h.zeroize();
-            partials.join(&mut hash, aad);
-            let tag = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
-            // Pass 2: CTR by counter ranges.
-            let counter = initial_counter(&tag);
-            pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
-                encryption_key.ctr32le(&counter_add_le32(&counter, ((i * piece) / 16) as u32), chunk);
-            });
-            tag
-        }
+        let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+        let piece = piece_len(buffer.len());
+        let mut partials = Partials::new(buffer.len(), piece);
+        let helpers = helpers(partials.sums.len());
+        let mut h = hash.key();
+        // Pass 1: partial POLYVAL sums; the first piece also absorbs the AAD.
+        pieces::for_each(buffer.chunks(piece).enumerate(), helpers, |(i, chunk)| {
+            let sum = partial_sum(&encryption_key, &h, i, aad, |hash| hash.update_padded(chunk));
+            partials.set(i, sum);
+        });
+        h.zeroize();
+        partials.join(&mut hash, aad);
+        let tag = crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce);
+        // Pass 2: CTR by counter ranges.
+        let counter = initial_counter(&tag);
+        pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
+            encryption_key.ctr32le(&counter_add_le32(&counter, ((i * piece) / 16) as u32), chunk);
+        });
+        tag
     }
 
     /// [`GcmSiv::open_in_place`] on all cores: each piece is decrypted and
@@ -176,24 +174,22 @@ where
         buffer: &mut [u8],
         tag: &Block,
     ) -> Block {
-        {
-            let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
-            let piece = piece_len(buffer.len());
-            let mut partials = Partials::new(buffer.len(), piece);
-            let helpers = helpers(partials.sums.len());
-            let mut h = hash.key();
-            let counter = initial_counter(tag);
-            pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
-                let c = counter_add_le32(&counter, ((i * piece) / 16) as u32);
-                let sum = partial_sum(&encryption_key, &h, i, aad, |hash| {
-                    encryption_key.ctr32le_then_polyval(&c, chunk, hash)
-                });
-                partials.set(i, sum);
+        let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+        let piece = piece_len(buffer.len());
+        let mut partials = Partials::new(buffer.len(), piece);
+        let helpers = helpers(partials.sums.len());
+        let mut h = hash.key();
+        let counter = initial_counter(tag);
+        pieces::for_each(buffer.chunks_mut(piece).enumerate(), helpers, |(i, chunk)| {
+            let c = counter_add_le32(&counter, ((i * piece) / 16) as u32);
+            let sum = partial_sum(&encryption_key, &h, i, aad, |hash| {
+                encryption_key.ctr32le_then_polyval(&c, chunk, hash)
             });
-            h.zeroize();
-            partials.join(&mut hash, aad);
-            crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce)
-        }
+            partials.set(i, sum);
+        });
+        h.zeroize();
+        partials.join(&mut hash, aad);
+        crate::siv::finish_tag(&encryption_key, &mut hash, aad.len(), buffer.len(), nonce)
     }
 }
 
