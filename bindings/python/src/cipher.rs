@@ -27,7 +27,7 @@ pub(crate) trait Aead: Send + Sync + Sized {
     /// Encrypts `buffer` in place; returns the tag.
     fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<[u8; TAG_LEN], Error>;
 
-    /// Decrypts `buffer` in place if `tag` authenticates it; zeroes it otherwise.
+    /// Decrypts `buffer` in place if `tag` authenticates it; otherwise leaves the ciphertext in it.
     fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8; TAG_LEN]) -> Result<(), Error>;
 
     /// Seals every job of a batch, one after the other unless the core has a batch path.
@@ -38,7 +38,8 @@ pub(crate) trait Aead: Send + Sync + Sized {
         Ok(())
     }
 
-    /// Opens every job of a batch: `authentic[i]` for job `i`, whose body is zeroed if false.
+    /// Opens every job of a batch: `authentic[i]` for job `i`, whose body holds its ciphertext
+    /// if false.
     fn open_all(&self, jobs: &mut [OpenJob<'_>], authentic: &mut Vec<bool>) -> Result<(), Error> {
         for job in jobs {
             authentic.push(authenticated(self.open(job.nonce, job.aad, job.body, &job.tag))?);

@@ -134,9 +134,10 @@ macro_rules! aead_class {
             /// buffer of exactly ``len(data) - 16`` bytes. Returns the number of bytes
             /// written.
             ///
-            /// On ``InvalidTag`` the buffer is zeroed: it never holds unauthenticated
-            /// plaintext (pyca/cryptography leaves it there). ``buf`` may share memory
-            /// with ``data`` (in-place decryption).
+            /// On ``InvalidTag`` the buffer holds the ciphertext again: never
+            /// unauthenticated plaintext (pyca/cryptography leaves it there). ``buf``
+            /// may share memory with ``data`` (in-place decryption), which a failure
+            /// then leaves as it was.
             fn decrypt_into(
                 &self,
                 py: Python<'_>,

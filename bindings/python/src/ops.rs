@@ -141,8 +141,9 @@ pub(crate) fn decrypt_into<C: Aead>(
     }
     let aad = associated_data(aad);
     let pending = out.fill_from(data, 0, len);
-    // On failure the core zeroes the buffer: the caller's buffer never holds
-    // unauthenticated plaintext (pyca leaves it there).
+    // On failure the core puts the ciphertext back: the caller's buffer never
+    // holds unauthenticated plaintext (pyca leaves it there), and a buffer
+    // that shares memory with `data` loses nothing.
     run(py, len + aad.len(), || cipher.open(nonce.as_slice(), &aad, pending.finish(), &tag))
         .map_err(to_py_err)?;
     Ok(len)

@@ -6,6 +6,35 @@ use aead::consts::{U12, U16, U32};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
 
+/// Whether a key makes the 16-byte tags the traits fix.
+trait FullTags {
+    fn full_tags(&self) -> bool;
+}
+
+impl FullTags for Aes128GcmSiv {
+    fn full_tags(&self) -> bool {
+        true
+    }
+}
+
+impl FullTags for Aes256GcmSiv {
+    fn full_tags(&self) -> bool {
+        true
+    }
+}
+
+impl FullTags for Aes128Gcm {
+    fn full_tags(&self) -> bool {
+        self.tag_len() == 16
+    }
+}
+
+impl FullTags for Aes256Gcm {
+    fn full_tags(&self) -> bool {
+        self.tag_len() == 16
+    }
+}
+
 macro_rules! aead_traits {
     ($name:ident, $key_size:ty) => {
         impl KeySizeUser for $name {
@@ -31,12 +60,16 @@ macro_rules! aead_traits {
                 associated_data: &[u8],
                 buffer: InOutBuf<'_, '_, u8>,
             ) -> aead::Result<Tag<Self>> {
+                // A GCM key made with a shorter tag is refused before any work
+                // (the traits' tag size is fixed at 16): encrypting first would
+                // leave ciphertext in a buffer the caller believes untouched.
+                if !self.full_tags() {
+                    return Err(aead::Error);
+                }
                 let buffer = buffer.into_out_with_copied_in();
                 let tag = self
                     .encrypt_in_place_detached(&nonce.0, associated_data, buffer)
                     .map_err(|_| aead::Error)?;
-                // A GCM key made with a shorter tag fails here: the traits'
-                // tag size is fixed at 16.
                 Tag::<Self>::try_from(tag.as_ref()).map_err(|_| aead::Error)
             }
 
@@ -47,6 +80,9 @@ macro_rules! aead_traits {
                 buffer: InOutBuf<'_, '_, u8>,
                 tag: &Tag<Self>,
             ) -> aead::Result<()> {
+                if !self.full_tags() {
+                    return Err(aead::Error);
+                }
                 let buffer = buffer.into_out_with_copied_in();
                 self.decrypt_in_place_detached(&nonce.0, associated_data, buffer, &tag.0)
                     .map_err(|_| aead::Error)
@@ -94,5 +130,26 @@ mod tests {
         k128.encrypt_in_place(&nonce, b"ad", &mut buf).unwrap();
         k128.decrypt_in_place(&nonce, b"ad", &mut buf).unwrap();
         assert_eq!(buf, b"in place");
+
+        // A failed open in place leaves the buffer as the `aes-gcm-siv` crate
+        // does: the ciphertext again, not plaintext.
+        let theirs128 =
+            <aes_gcm_siv::Aes128GcmSiv as aes_gcm_siv::KeyInit>::new_from_slice(&[1u8; 16]).unwrap();
+        k128.encrypt_in_place(&nonce, b"ad", &mut buf).unwrap();
+        let tampered = buf.clone();
+        let mut theirs_buf = buf.clone();
+        assert!(k128.decrypt_in_place(&nonce, b"AD", &mut buf).is_err());
+        assert!(aead::AeadInOut::decrypt_in_place(&theirs128, &nonce, b"AD", &mut theirs_buf).is_err());
+        assert_eq!(buf, tampered);
+        assert_eq!(buf, theirs_buf);
+
+        // A GCM key with 12-byte tags refuses the traits before touching the buffer.
+        let short = Aes128Gcm::with_tag_len(&[5u8; 16], 12).unwrap();
+        let secret = b"top secret, and longer than a tag";
+        let mut buf = std::vec::Vec::from(&secret[..]);
+        assert!(short.encrypt_in_place(&n, b"", &mut buf).is_err());
+        assert_eq!(buf, secret);
+        assert!(short.decrypt_in_place(&n, b"", &mut buf).is_err());
+        assert_eq!(buf, secret);
     }
 }

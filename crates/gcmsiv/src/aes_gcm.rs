@@ -185,7 +185,7 @@ macro_rules! gcm_type {
             }
 
             /// Decrypts `buffer` in place if `tag` authenticates it; on failure the
-            /// buffer is zeroed.
+            /// buffer holds the ciphertext again (never unauthenticated plaintext).
             #[must_use = "the buffer holds plaintext only if this returns Ok"]
             pub fn decrypt_in_place_detached(
                 &self,

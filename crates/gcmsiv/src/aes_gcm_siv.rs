@@ -161,7 +161,10 @@ macro_rules! gcm_siv_type {
             }
 
             /// Decrypts `buffer` in place if `tag` authenticates it. On failure the
-            /// buffer is zeroed: unauthenticated plaintext is never released.
+            /// buffer holds the ciphertext again (the plaintext encrypted anew with
+            /// the same key stream, as the `aes-gcm-siv` crate does): unauthenticated
+            /// plaintext is never released, and nothing is lost, so the same buffer
+            /// can be tried under another key.
             #[must_use = "the buffer holds plaintext only if this returns Ok"]
             pub fn decrypt_in_place_detached(
                 &self,
@@ -205,8 +208,12 @@ macro_rules! gcm_siv_type {
 
             /// Opens many independent messages in one call. `results[i]` is
             /// `Ok(())` if item `i` was authentic, else [`Error::Authentication`]
-            /// and its buffer is zeroed; one bad message does not affect the others.
-            /// `results` needs at least `items.len()` entries.
+            /// and its buffer holds its ciphertext again; one bad message does not
+            /// affect the others.
+            /// `results` needs at least `items.len()` entries. Misuse (too few
+            /// results, an item over the limits) refuses the whole call before any
+            /// item is touched, and every entry of `results` then reads
+            /// [`Error::Authentication`]: none passes for authentic.
             pub fn decrypt_batch(
                 &self,
                 items: &mut [crate::BatchItem<'_>],
@@ -231,7 +238,7 @@ macro_rules! gcm_siv_type {
 
             /// Writes the plaintext of ciphertext || tag into `out`, which needs
             /// `ciphertext_and_tag.len() - 16` bytes, and returns that length. On
-            /// failure `out` holds no plaintext.
+            /// failure those bytes of `out` are zeroed.
             #[must_use = "`out` holds plaintext only if this returns Ok"]
             pub fn decrypt_into(
                 &self,

@@ -17,7 +17,6 @@
 use crate::Error;
 use crate::backend::{Aes, GROUP, LaneLimits, QUAD, SHORT_MAX, WIDE_GROUP};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN};
-use zeroize::Zeroize;
 
 /// One message of a batch, sealed or opened in place.
 ///
@@ -36,7 +35,6 @@ use zeroize::Zeroize;
 /// assert!(results[3].is_err() && results.iter().filter(|r| r.is_ok()).count() == 9);
 /// assert_eq!(items[0].buffer, &[0u8; 16]);
 /// ```
-#[derive(Debug)]
 pub struct BatchItem<'a> {
     /// This message's nonce.
     pub nonce: &'a [u8; NONCE_LEN],
@@ -46,6 +44,16 @@ pub struct BatchItem<'a> {
     pub buffer: &'a mut [u8],
     /// Written by sealing; read by opening.
     pub tag: [u8; TAG_LEN],
+}
+
+/// Lengths only: the buffer holds plaintext before a seal and after an open.
+impl core::fmt::Debug for BatchItem<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BatchItem")
+            .field("aad_len", &self.aad.len())
+            .field("buffer_len", &self.buffer.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> BatchItem<'a> {
@@ -117,12 +125,15 @@ impl<A: Aes> GcmSiv<A> {
     }
 
     /// Opens every item; `results[i]` says whether item `i` was authentic. A
-    /// failed item's buffer is zeroed; the others are unaffected.
+    /// failed item's buffer holds its ciphertext again; the others are
+    /// unaffected. Every result starts as a failure, so a call refused for
+    /// misuse (which touches no buffer) leaves none that reads as authentic.
     pub(crate) fn open_batch(
         &self,
         items: &mut [BatchItem<'_>],
         results: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
+        results.fill(Err(Error::Authentication));
         if results.len() < items.len() {
             return Err(Error::BufferTooSmall { needed: items.len(), actual: results.len() });
         }
@@ -220,7 +231,9 @@ impl<A: Aes> GcmSiv<A> {
         let authentic: [subtle::Choice; L] =
             core::array::from_fn(|i| crate::verify::tags_match(&expected[i], &g[i].tag));
         // One call for the group (one branch per item inside).
-        let mask = crate::verify::release_group(&authentic, |i| g[i].buffer.zeroize());
+        let mask = crate::verify::release_group(&authentic, |i| {
+            self.restore_ciphertext(g[i].nonce, &g[i].tag, g[i].buffer)
+        });
         for (i, r) in results.iter_mut().enumerate() {
             *r = if mask >> i & 1 == 1 { Ok(()) } else { Err(Error::Authentication) };
         }

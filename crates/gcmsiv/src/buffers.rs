@@ -2,6 +2,7 @@
 //! from slices, and sealing or opening into a caller's buffer.
 
 use crate::Error;
+use zeroize::Zeroize;
 
 /// `key` as an array of the length the algorithm needs.
 pub(crate) fn key_array<const N: usize>(key: &[u8]) -> Result<&[u8; N], Error> {
@@ -9,7 +10,9 @@ pub(crate) fn key_array<const N: usize>(key: &[u8]) -> Result<&[u8; N], Error> {
 }
 
 /// Copies `plaintext` into `out`, seals it there with `seal` (which returns the
-/// tag), appends the tag, and returns the bytes written.
+/// tag), appends the tag, and returns the bytes written. If `seal` refuses
+/// (misuse: a nonce or AAD it does not take), the copy is zeroed: no
+/// plaintext is left in what is usually the outgoing buffer.
 pub(crate) fn seal_into<T: AsRef<[u8]>>(
     plaintext: &[u8],
     out: &mut [u8],
@@ -22,13 +25,15 @@ pub(crate) fn seal_into<T: AsRef<[u8]>>(
     }
     let (body, rest) = out.split_at_mut(plaintext.len());
     body.copy_from_slice(plaintext);
-    let tag = seal(body)?;
+    let tag = seal(body).inspect_err(|_| body.zeroize())?;
     rest[..tag_len].copy_from_slice(tag.as_ref());
     Ok(needed)
 }
 
 /// Copies `ciphertext` into `out` and opens it there with `open`; returns its
-/// length. On failure `open` has zeroed what it was given.
+/// length. On failure (when `open` has put the ciphertext back) the bytes of
+/// `out` it was given are zeroed: the input is intact, and the output holds
+/// nothing.
 pub(crate) fn open_into(
     ciphertext: &[u8],
     out: &mut [u8],
@@ -39,6 +44,6 @@ pub(crate) fn open_into(
     }
     let body = &mut out[..ciphertext.len()];
     body.copy_from_slice(ciphertext);
-    open(body)?;
+    open(body).inspect_err(|_| body.zeroize())?;
     Ok(ciphertext.len())
 }

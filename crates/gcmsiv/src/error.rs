@@ -18,9 +18,11 @@ pub enum Error {
         /// Bytes given.
         actual: usize,
     },
-    /// The nonce is not 12 bytes.
+    /// The nonce is not a length the algorithm takes: 12 bytes for AES-GCM-SIV;
+    /// for AES-GCM, whose IV may be 1 to 2^61 - 1 bytes, `expected` is the
+    /// nearest length allowed.
     InvalidNonceLength {
-        /// Bytes the algorithm needs.
+        /// Bytes the algorithm needs (the nearest allowed, where it takes a range).
         expected: usize,
         /// Bytes given.
         actual: usize,

@@ -92,7 +92,7 @@ impl<A: Aes> Gcm<A> {
     /// GCM-AE (SP 800-38D section 7.1): encrypts `buffer` in place and returns
     /// the full 16-byte tag; callers keep the first `tag_len` bytes.
     pub(crate) fn seal_in_place(&self, iv: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
-        check_lengths(iv, aad, buffer.len())?;
+        check_lengths(iv, aad, buffer.len(), Error::PlaintextTooLong)?;
         if let Ok(iv) = <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
             && let Some(tag) = self.cipher.gcm_fused::<false>(&self.table, iv, aad, buffer)
         {
@@ -107,7 +107,7 @@ impl<A: Aes> Gcm<A> {
     }
 
     /// GCM-AD (SP 800-38D section 7.2): decrypts `buffer` in place if the first
-    /// `tag_len` bytes of the tag match; otherwise zeroes it.
+    /// `tag_len` bytes of the tag match; otherwise puts the ciphertext back.
     pub(crate) fn open_in_place(
         &self,
         iv: &[u8],
@@ -115,7 +115,7 @@ impl<A: Aes> Gcm<A> {
         buffer: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        check_lengths(iv, aad, buffer.len())?;
+        check_lengths(iv, aad, buffer.len(), Error::CiphertextTooLong)?;
         if tag.len() != self.tag_len {
             return Err(Error::InvalidTagLength { expected: self.tag_len, actual: tag.len() });
         }
@@ -138,7 +138,10 @@ impl<A: Aes> Gcm<A> {
         // Compare the first tag_len bytes (a public length) in constant time.
         let mask = u128::MAX >> (8 * (16 - self.tag_len));
         let diff = (u128::from_le_bytes(expected) ^ u128::from_le_bytes(received)) & mask;
-        crate::verify::release(diff.ct_eq(&0), buffer)
+        // A failure (public) puts the ciphertext back: CTR again from J0 + 1.
+        crate::verify::release(diff.ct_eq(&0), buffer, |b| {
+            self.cipher.ctr32be(&inc32(&self.pre_counter_block(iv)), b)
+        })
     }
 
     /// E(J0), the block that masks GHASH into the tag. Computed first: it
@@ -162,16 +165,22 @@ impl<A: Aes> Gcm<A> {
     }
 }
 
-/// SP 800-38D limits, checked before any work.
-fn check_lengths(iv: &[u8], aad: &[u8], msg_len: usize) -> Result<(), Error> {
-    if iv.len() < GCM_IV_MIN || iv.len() as u64 > GCM_IV_MAX {
-        return Err(Error::InvalidNonceLength { expected: GCM_FAST_IV_LEN, actual: iv.len() });
+/// SP 800-38D limits, checked before any work. `too_long` is the error for a
+/// message over [`GCM_P_MAX`]: a plaintext's when sealing, a ciphertext's
+/// when opening. An IV of the wrong length is reported with the nearest
+/// length allowed as `expected`.
+fn check_lengths(iv: &[u8], aad: &[u8], msg_len: usize, too_long: Error) -> Result<(), Error> {
+    if iv.len() < GCM_IV_MIN {
+        return Err(Error::InvalidNonceLength { expected: GCM_IV_MIN, actual: iv.len() });
+    }
+    if iv.len() as u64 > GCM_IV_MAX {
+        return Err(Error::InvalidNonceLength { expected: GCM_IV_MAX as usize, actual: iv.len() });
     }
     if aad.len() as u64 > GCM_A_MAX {
         return Err(Error::AadTooLong);
     }
     if msg_len as u64 > GCM_P_MAX {
-        return Err(Error::PlaintextTooLong);
+        return Err(too_long);
     }
     Ok(())
 }
@@ -267,10 +276,13 @@ mod tests {
 
     #[test]
     fn limits() {
-        assert_eq!(check_lengths(&[], &[], 0), Err(Error::InvalidNonceLength { expected: 12, actual: 0 }));
-        assert_eq!(check_lengths(&[0], &[], 0), Ok(()));
-        assert_eq!(check_lengths(&[0; 12], &[], GCM_P_MAX as usize), Ok(()));
-        assert_eq!(check_lengths(&[0; 12], &[], GCM_P_MAX as usize + 1), Err(Error::PlaintextTooLong));
+        let p = Error::PlaintextTooLong;
+        assert_eq!(check_lengths(&[], &[], 0, p), Err(Error::InvalidNonceLength { expected: 1, actual: 0 }));
+        assert_eq!(check_lengths(&[0], &[], 0, p), Ok(()));
+        assert_eq!(check_lengths(&[0; 12], &[], GCM_P_MAX as usize, p), Ok(()));
+        assert_eq!(check_lengths(&[0; 12], &[], GCM_P_MAX as usize + 1, p), Err(p));
+        let c = Error::CiphertextTooLong;
+        assert_eq!(check_lengths(&[0; 12], &[], GCM_P_MAX as usize + 1, c), Err(c));
         assert_eq!(inc32(&[0xff; 16])[12..], [0, 0, 0, 0]);
         assert_eq!(inc32(&[0xff; 16])[..12], [0xff; 12]);
     }

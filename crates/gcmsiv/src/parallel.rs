@@ -137,7 +137,8 @@ where
     }
 
     /// [`GcmSiv::open_in_place`] on all cores: each piece is decrypted and
-    /// hashed in one pass; nothing is released unless the whole tag matches.
+    /// hashed in one pass; nothing is released unless the whole tag matches
+    /// (on failure the buffer holds the ciphertext again, as on one core).
     pub(crate) fn open_in_place_parallel(
         &self,
         nonce: &[u8; NONCE_LEN],
@@ -161,7 +162,10 @@ where
             std::panic::resume_unwind(panic)
         });
         pieces::scrub_stack();
-        crate::verify::release_if_tags_match(&expected, tag, buffer)
+        // A failure (public) puts the ciphertext back on one core.
+        crate::verify::release_if_tags_match(&expected, tag, buffer, |b| {
+            self.restore_ciphertext(nonce, tag, b)
+        })
     }
 
     /// [`Self::open_in_place_parallel`]'s work up to the tag it expects, in a

@@ -94,8 +94,10 @@ impl<A: Aes> GcmSiv<A> {
         Ok(tag)
     }
 
-    /// Opens `buffer` in place. On failure every byte of `buffer` is zero:
-    /// unauthenticated plaintext never reaches the caller.
+    /// Opens `buffer` in place. On failure `buffer` holds the ciphertext
+    /// again ([`Self::restore_ciphertext`]): unauthenticated plaintext never
+    /// reaches the caller, and a caller who opens in place (trying one key
+    /// after another, say) loses nothing.
     pub(crate) fn open_in_place(
         &self,
         nonce: &[u8; NONCE_LEN],
@@ -105,13 +107,27 @@ impl<A: Aes> GcmSiv<A> {
     ) -> Result<(), Error> {
         check_lengths(aad.len(), buffer.len(), CIPHERTEXT_BODY_MAX, Error::CiphertextTooLong)?;
         if let Some(check) = self.key_generating_key.open_short(nonce, aad, buffer, tag) {
-            return crate::verify::release_if_tags_match(&check, tag, buffer);
+            return crate::verify::release_if_tags_match(&check, tag, buffer, |b| {
+                self.restore_ciphertext(nonce, tag, b)
+            });
         }
         let mut keys = self.key_generating_key.derive_record_keys(nonce);
         keys.1.update_padded(aad);
         keys.0.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut keys.1);
         let expected = finish_tag(&keys.0, &mut keys.1, aad.len(), buffer.len(), nonce);
-        crate::verify::release_if_tags_match(&expected, tag, buffer)
+        crate::verify::release_if_tags_match(&expected, tag, buffer, |b| {
+            keys.0.ctr32le(&initial_counter(tag), b)
+        })
+    }
+
+    /// After a failed open of `buffer` under `nonce` and the received `tag`:
+    /// encrypts the unauthenticated plaintext again with the key stream that
+    /// decrypted it (CTR is its own inverse), which gives back exactly the
+    /// ciphertext received. Only authentication failures, whose outcome is
+    /// public, come here; the work is constant-time as every other pass.
+    pub(crate) fn restore_ciphertext(&self, nonce: &[u8; NONCE_LEN], tag: &Block, buffer: &mut [u8]) {
+        let keys = self.key_generating_key.derive_record_keys(nonce);
+        keys.0.ctr32le(&initial_counter(tag), buffer);
     }
 }
 

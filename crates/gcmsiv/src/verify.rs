@@ -5,45 +5,52 @@
 
 use crate::Error;
 use subtle::{Choice, ConstantTimeEq};
-use zeroize::Zeroize;
 
-/// The branch on the comparison: `Ok(())` if `authentic`; otherwise zeroes
-/// `buffer` (no unauthenticated plaintext is released) and returns the
-/// opaque [`Error::Authentication`].
+/// The branch on the comparison: `Ok(())` if `authentic`; otherwise
+/// `restore` puts back into `buffer` what the caller gave (the ciphertext,
+/// made again by encrypting the unauthenticated plaintext with the same key
+/// stream; or zeroes, where the caller gave no ciphertext there), so no
+/// unauthenticated plaintext is released and an in-place call loses nothing,
+/// and the result is the opaque [`Error::Authentication`].
 ///
 /// Whether a message was authentic is public: it is the return value. Which
 /// bytes of the tag differed is not, and never reaches this function. Never
 /// inlined, so the constant-time check (`crates/ctcheck`) sees it as its
 /// own frame (named `gcmsiv::verify::release`).
 #[inline(never)]
-pub(crate) fn release(authentic: Choice, buffer: &mut [u8]) -> Result<(), Error> {
+pub(crate) fn release(
+    authentic: Choice,
+    buffer: &mut [u8],
+    restore: impl FnOnce(&mut [u8]),
+) -> Result<(), Error> {
     if bool::from(authentic) {
         Ok(())
     } else {
-        buffer.zeroize();
+        restore(buffer);
         Err(Error::Authentication)
     }
 }
 
 /// [`release`] for a group of a batch: bit `i` of the result is set if
-/// `authentic[i]`; otherwise `wipe(i)` zeroes message `i`'s buffer. One
+/// `authentic[i]`; otherwise `restore(i)` puts message `i`'s ciphertext
+/// back (as [`release`]). One
 /// call, and one branch per message, for the whole group: a call per
 /// message cost 2-3 cycles per message, and verdicts as `Result`s came back
 /// through memory as 8-byte stores that the copy into the caller's array
 /// read as 16-byte loads, which cannot be forwarded (about 14 cycles per
 /// item); bits in a register cost neither. Never inlined, as [`release`].
 ///
-/// `wipe` must only zero the buffer it is given the index of (it runs
+/// `restore` must only touch the buffer it is given the index of (it runs
 /// inside this frame, where the constant-time check allows the one branch).
 #[inline(never)]
-pub(crate) fn release_group<const N: usize>(authentic: &[Choice; N], mut wipe: impl FnMut(usize)) -> u64 {
+pub(crate) fn release_group<const N: usize>(authentic: &[Choice; N], mut restore: impl FnMut(usize)) -> u64 {
     const { assert!(N <= 64) };
     let mut mask = 0;
     for (i, a) in authentic.iter().enumerate() {
         if bool::from(*a) {
             mask |= 1 << i;
         } else {
-            wipe(i);
+            restore(i);
         }
     }
     mask
@@ -60,6 +67,7 @@ pub(crate) fn release_if_tags_match(
     expected: &[u8; 16],
     received: &[u8; 16],
     buffer: &mut [u8],
+    restore: impl FnOnce(&mut [u8]),
 ) -> Result<(), Error> {
-    release(tags_match(expected, received), buffer)
+    release(tags_match(expected, received), buffer, restore)
 }

@@ -141,7 +141,7 @@ fn short_messages_at_every_length_match_the_oracle() {
 }
 
 #[test]
-fn every_backend_wipes_output_on_failure() {
+fn every_backend_restores_the_ciphertext_on_failure() {
     for backend in backends() {
         let c = Gcm::new(&[5; 16], 16, backend);
         for len in [1, 16, 200, 8193] {
@@ -153,7 +153,7 @@ fn every_backend_wipes_output_on_failure() {
                 c.decrypt_in_place_detached(&[1; 12], b"", &mut buf, &tag),
                 Err(Error::Authentication)
             );
-            assert!(buf.iter().all(|&b| b == 0), "{backend:?} len {len}");
+            assert_eq!(buf, sealed[..len], "{backend:?} len {len}");
         }
     }
 }
@@ -202,7 +202,14 @@ fn misuse_errors() {
         Error::InvalidKeyLength { expected: 16, actual: 15 }
     );
     let c = Aes128Gcm::new(&[0; 16]);
-    assert_eq!(c.encrypt(&[], b"", b"x"), Err(Error::InvalidNonceLength { expected: 12, actual: 0 }));
+    assert_eq!(c.encrypt(&[], b"", b"x"), Err(Error::InvalidNonceLength { expected: 1, actual: 0 }));
     assert_eq!(c.decrypt(&[0; 12], b"", &[0; 15]), Err(Error::CiphertextTooShort));
+    // A refused seal into a caller's buffer leaves no plaintext there.
+    let mut out = [0xEEu8; 26];
+    assert_eq!(
+        c.encrypt_into(&[], b"", b"top secret", &mut out),
+        Err(Error::InvalidNonceLength { expected: 1, actual: 0 })
+    );
+    assert!(out[..10].iter().all(|&b| b == 0), "{out:?}");
     assert!(!format!("{c:?}").contains("0, 0"));
 }
