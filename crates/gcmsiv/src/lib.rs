@@ -92,8 +92,9 @@
 //!
 //! One message: plaintext and associated data up to [`P_MAX`] = [`A_MAX`] =
 //! 2^36 bytes (RFC 8452 section 6); longer inputs are refused before any work.
-//! One key (RFC 8452 section 9; attacker advantage about 2^-32): random 96-bit
-//! nonces are safe. With no nonce used more than 256 times, a key may protect
+//! One key (RFC 8452 section 9; attacker advantage at most 2^-32): random 96-bit
+//! nonces are safe (2^64 messages of up to 128 KiB, 2^48 of up to 32 MiB, 2^32
+//! of up to 8 GiB). With no nonce used more than 256 times, a key may protect
 //! 2^61 messages of up to 16 KiB, 2^49 of up to 1 MiB, 2^35 of up to 128 MiB,
 //! or 2^29 of up to 1 GiB. With random nonces, 256 repeats stay implausible far
 //! beyond those counts. The crate README has the full table.
