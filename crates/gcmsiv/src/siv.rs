@@ -98,6 +98,11 @@ impl<A: Aes> GcmSiv<A> {
     /// again ([`Self::restore_ciphertext`]): unauthenticated plaintext never
     /// reaches the caller, and a caller who opens in place (trying one key
     /// after another, say) loses nothing.
+    ///
+    /// Always inlined: a call of its own (seven arguments, two on the stack)
+    /// cost 16- and 64-byte opens 2-4%, which the compiler chose once the
+    /// failure path took a closure.
+    #[inline(always)]
     pub(crate) fn open_in_place(
         &self,
         nonce: &[u8; NONCE_LEN],
