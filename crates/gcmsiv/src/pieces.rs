@@ -35,6 +35,9 @@ const LINGER: Duration = Duration::from_millis(1);
 /// measured; most calls' pieces are smaller).
 const SPIN: Duration = Duration::from_micros(100);
 
+/// `pause`s between two looks of a spinning thread at what it waits for.
+const PAUSES: usize = 4;
+
 /// The call taking helpers now, for lingering helpers to join.
 static POSTED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
 
@@ -92,6 +95,9 @@ unsafe impl Send for Work {}
 struct Shared {
     state: Mutex<State>,
     left: Condvar,
+    /// `state.inside`, mirrored (changed under the lock) for the caller to
+    /// spin on without taking the lock the leaving helper needs.
+    inside_now: AtomicUsize,
 }
 
 struct State {
@@ -103,6 +109,10 @@ struct State {
     /// caller to re-raise: a call must never return as if every item were
     /// done.
     panicked: bool,
+    /// Whether the caller sleeps on `left` (past its spin): only then does
+    /// the last helper out notify it, a system call that the caller, when
+    /// spinning, would otherwise wait out to take the lock.
+    waiting: bool,
 }
 
 /// Runs `task` exactly once for each item of `items`, on the calling
@@ -143,8 +153,9 @@ where
         core::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(work)
     });
     let shared = Arc::new(Shared {
-        state: Mutex::new(State { work: Some(work), inside: 0, panicked: false }),
+        state: Mutex::new(State { work: Some(work), inside: 0, panicked: false, waiting: false }),
         left: Condvar::new(),
+        inside_now: AtomicUsize::new(0),
     });
     let closing = Closing(&shared);
     *lock(&POSTED) = Some(Arc::clone(&shared));
@@ -173,6 +184,7 @@ fn help(shared: &Shared) {
         let mut state = lock(&shared.state);
         let Some(work) = state.work else { return };
         state.inside += 1;
+        shared.inside_now.store(state.inside, Ordering::Relaxed);
         work
     };
     let leaving = Leaving(shared);
@@ -228,7 +240,7 @@ fn linger(mut seen: usize) {
             let ran = rayon::yield_now() == Some(rayon::Yield::Executed);
             LINGERING.fetch_add(1, Ordering::Relaxed);
             if !ran {
-                for _ in 0..64 {
+                for _ in 0..PAUSES {
                     core::hint::spin_loop();
                 }
             }
@@ -251,15 +263,22 @@ impl Drop for Closing<'_> {
         let mut state = lock(&self.0.state);
         state.work = None;
         // Spin first: a helper inside is in its last piece, and sleeping
-        // costs a wake-up that can take longer than that piece.
-        let until = Instant::now() + SPIN;
-        while state.inside > 0 && Instant::now() < until {
+        // costs a wake-up that can take longer than that piece. The spin
+        // reads the mirror, not the lock, and looks every few `pause`s (one
+        // takes about 65 cycles on recent cores): looking every 64, as
+        // before, found the helper gone about 2,500 cycles late on average,
+        // twice per seal.
+        if state.inside > 0 {
             drop(state);
-            for _ in 0..64 {
-                core::hint::spin_loop();
+            let until = Instant::now() + SPIN;
+            while self.0.inside_now.load(Ordering::Acquire) > 0 && Instant::now() < until {
+                for _ in 0..PAUSES {
+                    core::hint::spin_loop();
+                }
             }
             state = lock(&self.0.state);
         }
+        state.waiting = true;
         while state.inside > 0 {
             state = self.0.left.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
@@ -271,9 +290,15 @@ struct Leaving<'a>(&'a Shared);
 
 impl Drop for Leaving<'_> {
     fn drop(&mut self) {
-        let mut state = lock(&self.0.state);
-        state.inside -= 1;
-        if state.inside == 0 {
+        let wake = {
+            let mut state = lock(&self.0.state);
+            state.inside -= 1;
+            self.0.inside_now.store(state.inside, Ordering::Release);
+            state.inside == 0 && state.waiting
+        };
+        // After the lock is released, so that the caller, woken, need not
+        // wait for it.
+        if wake {
             self.0.left.notify_all();
         }
     }
