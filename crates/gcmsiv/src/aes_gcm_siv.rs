@@ -165,6 +165,21 @@ macro_rules! gcm_siv_type {
             /// the same key stream, as the `aes-gcm-siv` crate does): unauthenticated
             /// plaintext is never released, and nothing is lost, so the same buffer
             /// can be tried under another key.
+            ///
+            /// ```
+            /// use gcmsiv::Aes128GcmSiv;
+            /// let (old, new) = (Aes128GcmSiv::new(&[1; 16]), Aes128GcmSiv::new(&[2; 16]));
+            /// let nonce = [7; 12];
+            /// let mut record = *b"sealed under the new key";
+            /// let tag = new.encrypt_in_place_detached(&nonce, b"", &mut record)?;
+            /// let sealed = record;
+            /// // After a key rotation: the old key first, then the new one, same buffer.
+            /// assert!(old.decrypt_in_place_detached(&nonce, b"", &mut record, &tag).is_err());
+            /// assert_eq!(record, sealed, "a failure leaves the ciphertext as it was");
+            /// new.decrypt_in_place_detached(&nonce, b"", &mut record, &tag)?;
+            /// assert_eq!(&record, b"sealed under the new key");
+            /// # Ok::<(), gcmsiv::Error>(())
+            /// ```
             #[must_use = "the buffer holds plaintext only if this returns Ok"]
             pub fn decrypt_in_place_detached(
                 &self,
