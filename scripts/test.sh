@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, all tests on every
-# backend (including a build forced onto the portable backend), doc tests,
-# and the constant-time evidence. Needs Rust (rustfmt, clippy) and valgrind.
+# backend (including a build forced onto the portable backend) with the doc
+# tests, rustdoc, the Python package's tests, and the constant-time evidence.
+# Needs Rust (rustfmt, clippy), Python 3 with venv, and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +29,7 @@ cargo test -p gcmsiv --features force-portable
 step "no_std build"
 cargo build -p gcmsiv --no-default-features
 
-step "doc tests and rustdoc (warnings denied)"
+step "rustdoc (warnings denied; the doc tests ran with the tests above)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --all-features --no-deps
 
 step "Python package: fresh virtual environment, wheel, pytest"

@@ -204,8 +204,9 @@ aead_class!(
         standard and fastest. It must never repeat under this key."
 );
 
-/// The backend a new key runs on: ``"aesni-clmul"`` (AES-NI and PCLMULQDQ) or
-/// ``"portable"`` (constant-time software). Chosen once per key from the CPU's features.
+/// The backend a new key runs on: ``"aesni-vaes"`` (VAES and VPCLMULQDQ as well),
+/// ``"aesni-clmul"`` (AES-NI and PCLMULQDQ) or ``"portable"`` (constant-time software).
+/// Chosen once per key from the CPU's features.
 #[pyfunction]
 fn backend() -> &'static str {
     gcmsiv::Backend::select().name()

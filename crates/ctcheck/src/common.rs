@@ -106,7 +106,12 @@ macro_rules! impl_gcm {
                 let key = key
                     .try_into()
                     .map_err(|_| Error::InvalidKeyLength { expected: $ty::KEY_LEN, actual: key.len() })?;
-                $ty::with_backend(key, tag_len, backend)
+                // 4- and 8-byte tags through the constructor named for the hazard.
+                if tag_len == 4 || tag_len == 8 {
+                    $ty::with_backend_short_tag_hazardous(key, tag_len, backend)
+                } else {
+                    $ty::with_backend(key, tag_len, backend)
+                }
             }
             fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error> {
                 self.encrypt_in_place_detached(nonce, aad, buffer)

@@ -558,6 +558,10 @@ fn check_batches<C: Cipher>(
         (12, Shape::Short),
         (8, Shape::Equal(0, 16)),
         (12, Shape::Equal(21, 100)),
+        // A whole group of sixteen (AES-256's group without VAES), and two
+        // of eight with one item left (AES-128's).
+        (16, Shape::Equal(13, 64)),
+        (17, Shape::Equal(0, 128)),
     ]);
     for (n, shape) in shapes {
         let case = format!("{who}, {n} items, {shape:?}");
@@ -636,7 +640,7 @@ fn check_batches<C: Cipher>(
     *opens += items_opened;
     Ok(format!(
         "{who}: {batches} batches ({}..={} items, lengths up to 256 bytes; {} items with item {} of {} \
-         bytes; groups of 8 and 12 short items, mixed and equal lengths) x encrypt, decrypt, decrypt with tampered items; {items_opened} items opened: ok",
+         bytes; groups of 8 and 12 short items, mixed and equal lengths; 16 and 17 of equal lengths) x encrypt, decrypt, decrypt with tampered items; {items_opened} items opened: ok",
         BATCH_SIZES.start(),
         BATCH_SIZES.end(),
         LONG_BATCH.0,

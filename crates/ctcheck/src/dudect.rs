@@ -252,8 +252,8 @@ fn report(test: &str, backend: &'static str, gating: bool, (battery, seconds): (
 
 /// (a) Decryption with a valid vs an invalid (random) tag; empty plaintext, 32
 /// bytes of associated data: the work differs only in the tag check and in
-/// what follows from its (public) outcome: `Ok` vs zeroizing the (empty) buffer
-/// and returning `Err`.
+/// what follows from its (public) outcome: `Ok` vs putting back the (empty)
+/// ciphertext, which derives the record keys again, and returning `Err`.
 fn valid_vs_invalid_tag<C: Cipher>(backend: Backend, budget: Duration, rng: &mut Rng) -> (Battery, f64) {
     open_empty_message::<C>(backend, budget, rng, true)
 }

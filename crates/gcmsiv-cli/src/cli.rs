@@ -16,7 +16,8 @@ Examples:
   GCMSIV_PASS=... gcmsiv decrypt --passphrase-env GCMSIV_PASS data.tar.gcmsiv | tar x
 
 Exit status: 0 success; 1 the input failed authentication or is not a gcmsiv file
-(wrong key, corrupted, truncated); 2 usage error, unusable file or I/O failure.
+(wrong key, corrupted, truncated); 2 usage error, unusable file or I/O failure;
+130 interrupted (the unfinished output is removed).
 The file format is specified in docs/FORMAT.md.";
 
 const KEYGEN_EXAMPLES: &str = "\

@@ -120,7 +120,8 @@ impl PayloadCipher {
         sealed.expect("internal error: chunk within AES-GCM-SIV limits")
     }
 
-    /// Opens `buf` in place; on failure `buf` is wiped and nothing is released.
+    /// Opens `buf` in place; on failure `buf` holds the ciphertext again and
+    /// nothing is released.
     pub fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; TAG_LEN]) -> bool {
         match self {
             PayloadCipher::Aes128(c) => c.decrypt_in_place_detached(nonce, aad, buf, tag).is_ok(),

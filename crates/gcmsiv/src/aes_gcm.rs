@@ -130,10 +130,23 @@ macro_rules! gcm_type {
                 Self::build(key, tag_len, Backend::select())
             }
 
-            /// A cipher on a chosen backend, with `tag_len`-byte tags (4, 8 or 12..=16).
+            /// A cipher on a chosen backend, with `tag_len`-byte tags (12 to 16).
             pub fn with_backend(key: &[u8; $key_len], tag_len: usize, backend: Backend) -> Result<Self, Error> {
-                if !TAG_LENS.contains(&tag_len) && tag_len != 4 && tag_len != 8 {
+                if !TAG_LENS.contains(&tag_len) {
                     return Err(Error::InvalidTagLength { expected: 16, actual: tag_len });
+                }
+                Self::build(key, tag_len, backend)
+            }
+
+            /// [`Self::with_short_tag_hazardous`] on a chosen backend. Hazardous,
+            /// for the same reasons.
+            pub fn with_backend_short_tag_hazardous(
+                key: &[u8; $key_len],
+                tag_len: usize,
+                backend: Backend,
+            ) -> Result<Self, Error> {
+                if tag_len != 4 && tag_len != 8 {
+                    return Err(Error::InvalidTagLength { expected: 8, actual: tag_len });
                 }
                 Self::build(key, tag_len, backend)
             }
@@ -205,6 +218,7 @@ macro_rules! gcm_type {
             }
 
             /// Writes the plaintext of ciphertext || tag into `out`; returns its length.
+            /// On failure those bytes of `out` are zeroed.
             #[must_use = "`out` holds plaintext only if this returns Ok"]
             pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], ciphertext_and_tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
                 let (ciphertext, tag) = self.split_tag(ciphertext_and_tag)?;

@@ -133,7 +133,8 @@ impl<A: Aes> GcmSiv<A> {
         items: &mut [BatchItem<'_>],
         results: &mut [Result<(), Error>],
     ) -> Result<(), Error> {
-        results.fill(Err(Error::Authentication));
+        let n = results.len().min(items.len());
+        results[..n].fill(Err(Error::Authentication));
         if results.len() < items.len() {
             return Err(Error::BufferTooSmall { needed: items.len(), actual: results.len() });
         }

@@ -30,15 +30,17 @@
 //!
 //! - **Batches**: [`Aes128GcmSiv::encrypt_batch`] and [`Aes128GcmSiv::decrypt_batch`]
 //!   take many independent messages (each with its own nonce, AAD and buffer;
-//!   see [`BatchItem`]) and run the per-message set-up of sixteen (eight
-//!   without VAES) side by side: 16- to 64-byte messages, and records of equal
-//!   length up to 200 bytes, at about twice the rate of one call each (with
-//!   VAES; less without). Groups are consecutive items: short messages of
-//!   mixed lengths gain less (about 1.3x), so keep records of equal length
-//!   together when you can. Use them for key wrapping, many small records, or
+//!   see [`BatchItem`]) and run the per-message set-up of a group side by side
+//!   (sixteen messages where the CPU has VAES; eight with AES-128, sixteen
+//!   with AES-256, without): messages of up to 128 bytes, and groups of equal
+//!   lengths up to 512 bytes (256 without VAES; seals up to 1 KiB with
+//!   AVX-512), 16- to 64-byte messages at about twice the rate of one call
+//!   each with VAES (1.1-1.6x without). Groups are consecutive items: short
+//!   messages of mixed lengths gain less (about 1.3x with VAES), so keep
+//!   records of equal length together when you can. Use them for key wrapping, many small records, or
 //!   any queue of short messages under one key. Opening gives a result per
 //!   message: one forgery does not fail or leak the others.
-//! - **All cores for one message** (feature `parallel`, on by default with `std`):
+//! - **All cores for one message** (feature `parallel`, a default feature; it needs `std`):
 //!   messages from 4 MiB up are sealed and opened on rayon's thread pool, and
 //!   from 1 MiB up in a burst of such calls (less than 1 ms apart, or while a
 //!   pool thread is still awake from the last one), with output identical to
@@ -84,9 +86,12 @@
 //! # Backends
 //!
 //! Each key picks its backend once, when it is made ([`Backend::select`]):
-//! AES-NI with PCLMULQDQ on x86-64 CPUs that have them, otherwise a portable
-//! constant-time implementation (bitsliced AES, multiply-based carry-less
-//! multiplication). The `force-portable` feature always picks the portable one.
+//! `aesni-vaes` on x86-64 CPUs with VAES, VPCLMULQDQ and AVX2 (two blocks per
+//! instruction, four with AVX-512), else `aesni-clmul` where they have AES-NI
+//! and PCLMULQDQ, otherwise a portable constant-time implementation
+//! (bitsliced AES, multiply-based carry-less multiplication). With the
+//! `force-portable` feature [`Backend::select`] picks the portable one;
+//! `with_backend` can still choose any backend the CPU has.
 //!
 //! # Limits
 //!
@@ -105,7 +110,9 @@
 //!   [`Aes128GcmSiv::decrypt`]. Everything else works in `no_std` without allocation.
 //! - `aead`: the RustCrypto [`aead`](https://docs.rs/aead) traits (`KeyInit`,
 //!   `AeadInOut`, and through them `Aead`), so this crate drops in for `aes-gcm-siv`.
-//! - `force-portable`: use the portable backend even where hardware support exists.
+//! - `parallel` (default; needs `std`): one large message on all cores (above).
+//! - `force-portable`: [`Backend::select`] (and so `new`) picks the portable
+//!   backend even where hardware support exists.
 
 #![no_std]
 #![deny(unsafe_code)]

@@ -57,13 +57,27 @@ std::thread_local! {
     static LAST_LARGE: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
-/// Whether a message of `len` bytes goes to all cores under `threshold`
-/// (the user's, or [`DEFAULT_PARALLEL_THRESHOLD`] with the burst rule of
-/// [`WARM_PARALLEL_THRESHOLD`]).
-pub(crate) fn worth_it(threshold: Option<usize>, len: usize) -> bool {
-    let Some(t) = threshold else { return false };
-    if t != DEFAULT_PARALLEL_THRESHOLD || len < WARM_PARALLEL_THRESHOLD {
-        return len >= t;
+/// Which messages a key processes on all cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Threshold {
+    /// [`DEFAULT_PARALLEL_THRESHOLD`], with the burst rule of
+    /// [`WARM_PARALLEL_THRESHOLD`].
+    Default,
+    /// The user's: messages of at least this many bytes, exactly.
+    Exact(usize),
+    /// None: every message on the calling thread.
+    Off,
+}
+
+/// Whether a message of `len` bytes goes to all cores under `threshold`.
+pub(crate) fn worth_it(threshold: Threshold, len: usize) -> bool {
+    let t = match threshold {
+        Threshold::Off => return false,
+        Threshold::Exact(t) => return len >= t,
+        Threshold::Default => DEFAULT_PARALLEL_THRESHOLD,
+    };
+    if len < WARM_PARALLEL_THRESHOLD {
+        return false;
     }
     let now = Instant::now();
     let burst =
@@ -271,7 +285,7 @@ impl Drop for Partials {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_PARALLEL_THRESHOLD, WARM_PARALLEL_THRESHOLD, worth_it};
+    use super::{DEFAULT_PARALLEL_THRESHOLD, Threshold, WARM_PARALLEL_THRESHOLD, worth_it};
 
     /// The threshold rule: the user's threshold is exact; the default one
     /// also takes large calls in a burst. (Whether a lone call between the
@@ -279,11 +293,15 @@ mod tests {
     /// have left awake, so it is not asserted here.)
     #[test]
     fn thresholds() {
-        assert!(!worth_it(None, 1 << 30));
-        assert!(worth_it(Some(0), 0));
-        assert!(!worth_it(Some(2 << 20), (2 << 20) - 1));
-        assert!(worth_it(Some(2 << 20), 2 << 20));
-        let default = Some(DEFAULT_PARALLEL_THRESHOLD);
+        assert!(!worth_it(Threshold::Off, 1 << 30));
+        assert!(worth_it(Threshold::Exact(0), 0));
+        assert!(!worth_it(Threshold::Exact(2 << 20), (2 << 20) - 1));
+        assert!(worth_it(Threshold::Exact(2 << 20), 2 << 20));
+        // A threshold the user sets equal to the default's value is exact
+        // too: no burst rule below it, however many calls come.
+        let exact = Threshold::Exact(DEFAULT_PARALLEL_THRESHOLD);
+        assert!((0..5).all(|_| !worth_it(exact, WARM_PARALLEL_THRESHOLD)));
+        let default = Threshold::Default;
         assert!(!worth_it(default, WARM_PARALLEL_THRESHOLD - 1));
         assert!(worth_it(default, DEFAULT_PARALLEL_THRESHOLD));
         // Two calls in a row: the second is in a burst (a few tries, in case

@@ -201,7 +201,7 @@ fn batch_item_debug_shows_no_contents() {
 /// four) against the portable backend, which runs the mode step by step: every
 /// message length up to 129 bytes with AAD lengths around every block boundary
 /// up to 129, both key sizes, every backend, and
-/// for each a tampered copy that must be rejected and wiped.
+/// for each a tampered copy that must be rejected with its ciphertext put back.
 #[test]
 fn short_messages_match_the_step_by_step_mode_at_every_length() {
     for key in [pattern(16, 41), pattern(32, 42)] {

@@ -178,6 +178,11 @@ fn truncated_tags() {
     }
     for bad in [0, 1, 4, 8, 11, 17] {
         assert!(Aes128Gcm::with_tag_len(&key, bad).is_err(), "{bad}");
+        // Short tags only through a constructor named hazardous, on any backend.
+        assert!(Aes128Gcm::with_backend(&key, bad, gcmsiv::Backend::Portable).is_err(), "{bad}");
+    }
+    for bad in [0, 12, 16] {
+        assert!(Aes128Gcm::with_backend_short_tag_hazardous(&key, bad, gcmsiv::Backend::Portable).is_err());
     }
     for short in [4, 8] {
         let c = Aes256Gcm::with_short_tag_hazardous(&[1; 32], short).unwrap();

@@ -12,7 +12,7 @@ class InvalidTag(Exception):
     """Authentication failed. Raised for every decryption failure, with no detail."""
 
 def backend() -> str:
-    """The backend a new key runs on: ``"aesni-clmul"`` or ``"portable"``."""
+    """The backend a new key runs on: ``"aesni-vaes"``, ``"aesni-clmul"`` or ``"portable"``."""
 
 # (nonce, data, associated_data), as the arguments of encrypt and decrypt.
 _Item = tuple[Buffer, Buffer, Buffer | None]

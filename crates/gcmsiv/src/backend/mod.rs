@@ -158,8 +158,8 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// SP 800-38D with a 96-bit IV in the backend's own fused kernels:
     /// GCM-AE encrypts `data` in place and returns the full 16-byte tag;
     /// with `OPEN`, GCM-AD decrypts it in place and returns the full tag the
-    /// ciphertext should have (the caller compares, and wipes `data` on a
-    /// mismatch). `None` (nothing touched) if the backend has no such
+    /// ciphertext should have (the caller compares, and puts the ciphertext
+    /// back on a mismatch). `None` (nothing touched) if the backend has no such
     /// kernel, and the mode runs step by step. `table` is this key's GHASH
     /// table ([`Aes::ghash_table`]).
     fn gcm_fused<const OPEN: bool>(

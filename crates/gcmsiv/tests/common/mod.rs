@@ -226,13 +226,26 @@ pub enum Gcm {
 }
 
 impl Gcm {
+    /// Any tag length the crate offers: 4 and 8 bytes through the hazardous
+    /// constructors.
     pub fn new(key: &[u8], tag_len: usize, backend: Backend) -> Self {
+        let short = tag_len == 4 || tag_len == 8;
         match key.len() {
             16 => {
-                Gcm::A128(gcmsiv::Aes128Gcm::with_backend(key.try_into().unwrap(), tag_len, backend).unwrap())
+                let key = key.try_into().unwrap();
+                Gcm::A128(if short {
+                    gcmsiv::Aes128Gcm::with_backend_short_tag_hazardous(key, tag_len, backend).unwrap()
+                } else {
+                    gcmsiv::Aes128Gcm::with_backend(key, tag_len, backend).unwrap()
+                })
             }
             32 => {
-                Gcm::A256(gcmsiv::Aes256Gcm::with_backend(key.try_into().unwrap(), tag_len, backend).unwrap())
+                let key = key.try_into().unwrap();
+                Gcm::A256(if short {
+                    gcmsiv::Aes256Gcm::with_backend_short_tag_hazardous(key, tag_len, backend).unwrap()
+                } else {
+                    gcmsiv::Aes256Gcm::with_backend(key, tag_len, backend).unwrap()
+                })
             }
             n => panic!("key length {n}"),
         }

@@ -115,7 +115,8 @@ impl<const NR: usize> Schedule<NR> {
     /// IV for a message past the short kernel's, `powers` the table of this
     /// key's POLYVAL key. Sealing encrypts `data` in place and returns the
     /// full tag; opening decrypts it in place and returns the full tag it
-    /// should have (the caller compares, and wipes `data` on a mismatch). As
+    /// should have (the caller compares, and puts the ciphertext back on a
+    /// mismatch). As
     /// the mode's steps run it, with E(J0) and the running hash in registers
     /// between them and the last partial block joined to the length block in
     /// one aggregated step (the mode's steps went through memory between

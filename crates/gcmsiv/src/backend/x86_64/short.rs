@@ -623,7 +623,7 @@ impl<const NR: usize> Schedule<NR> {
     /// and the length block each went through memory: two to three times
     /// the cycles). Sealing encrypts `data` in place and returns the full
     /// tag; opening decrypts it in place and returns the full tag it should
-    /// have (the caller compares, and wipes `data` on a mismatch).
+    /// have (the caller compares, and puts the ciphertext back on a mismatch).
     ///
     /// # Safety
     /// The CPU must support the enabled features; the message and the AAD at
