@@ -89,8 +89,10 @@ macro_rules! gcm_siv_type {
             /// 1 MiB started less than 1 ms before, or a helper is still awake.
             /// A lone call below 4 MiB stays on one core, since waking an idle
             /// core costs it about as much as the core brings. A threshold set
-            /// here is exact (the burst rule is the default's alone). Measured on 2 vCPUs: calls in a stream or less
-            /// than 1 ms apart, about 1.5-1.9x one core from 1 MiB up; a first
+            /// here is exact, even one equal to the default's 4 MiB (the burst
+            /// rule is the default's alone, which a key has until this is
+            /// called). Measured on 2 vCPUs: calls in a stream or less than 1 ms
+            /// apart, about 1.5-1.9x one core from 1 MiB up; a first
             /// call after the machine has idled for milliseconds (with a
             /// threshold low enough to take it), 0.8-0.9x at 1 MiB, about 1x
             /// at 4 MiB and 1.6-1.8x at 16 MiB. Use a lower value for bulk
