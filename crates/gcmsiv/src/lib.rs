@@ -37,10 +37,12 @@
 //!   AVX-512), 16- to 64-byte messages at about twice the rate of one call
 //!   each with VAES (1.1-1.6x without). Groups are consecutive items: short
 //!   messages of mixed lengths gain less (about 1.3x with VAES), so keep
-//!   records of equal length together when you can. Use them for key wrapping, many small records, or
-//!   any queue of short messages under one key. Opening gives a result per
-//!   message: one forgery does not fail or leak the others.
-//! - **All cores for one message** (feature `parallel`, a default feature; it needs `std`):
+//!   records of equal length together when you can. Use them for key
+//!   wrapping, many small records, or any queue of short messages under one
+//!   key. Opening gives a result per message: one forgery does not fail or
+//!   leak the others.
+//! - **All cores for one message** (feature `parallel`, a default feature;
+//!   it needs `std`):
 //!   messages from 4 MiB up are sealed and opened on rayon's thread pool, and
 //!   from 1 MiB up in a burst of such calls (less than 1 ms apart, or while a
 //!   pool thread is still awake from the last one), with output identical to

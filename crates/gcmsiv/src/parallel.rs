@@ -58,7 +58,7 @@ std::thread_local! {
 }
 
 /// Which messages a key processes on all cores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub(crate) enum Threshold {
     /// [`DEFAULT_PARALLEL_THRESHOLD`], with the burst rule of
     /// [`WARM_PARALLEL_THRESHOLD`].

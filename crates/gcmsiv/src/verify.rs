@@ -7,11 +7,10 @@ use crate::Error;
 use subtle::{Choice, ConstantTimeEq};
 
 /// The branch on the comparison: `Ok(())` if `authentic`; otherwise
-/// `restore` puts back into `buffer` what the caller gave (the ciphertext,
-/// made again by encrypting the unauthenticated plaintext with the same key
-/// stream; or zeroes, where the caller gave no ciphertext there), so no
-/// unauthenticated plaintext is released and an in-place call loses nothing,
-/// and the result is the opaque [`Error::Authentication`].
+/// `restore` puts the ciphertext back into `buffer` (the unauthenticated
+/// plaintext encrypted again with the same key stream), so none of it is
+/// released and an in-place call loses nothing, and the result is the
+/// opaque [`Error::Authentication`].
 ///
 /// Whether a message was authentic is public: it is the return value. Which
 /// bytes of the tag differed is not, and never reaches this function. Never
