@@ -41,7 +41,7 @@ fn cpb(mut f: impl FnMut()) -> f64 {
 
 /// Round keys the compiler cannot see through.
 #[target_feature(enable = "sse2")]
-fn round_keys() -> [__m128i; 15] {
+pub(crate) fn round_keys() -> [__m128i; 15] {
     std::hint::black_box(core::array::from_fn(|i| _mm_set1_epi32(i as i32 * 0x0101_0101)))
 }
 
@@ -480,6 +480,43 @@ unsafe fn wide512<const ROUNDS: usize, const HASH: bool, const LAG: usize>(data:
         s = unsafe { chunk512::<ROUNDS, HASH>(&keys, &mut ctr, dst, src, s, &h, &hx, h16) };
     }
     s
+}
+
+/// A pass over a buffer (a multiple of 256 bytes).
+pub(crate) type Pass = Box<dyn Fn(&mut [u8])>;
+
+/// The pipelined CTR + POLYVAL limit loop on the registers our backend's
+/// open uses from 1 KiB, and which registers those are; `None` on the
+/// portable backend.
+pub(crate) fn pipelined_limit(key_bits: usize) -> Option<(Pass, &'static str)> {
+    let aes128 = key_bits == 128;
+    let zmm = std::arch::is_x86_feature_detected!("avx512f");
+    // SAFETY (all three): the backend in use proves the features of its loop
+    // (`aesni-vaes`: AVX2, VAES, VPCLMULQDQ, and AVX-512 where `zmm`).
+    let pass: (Pass, &str) = match crate::backend() {
+        gcmsiv::Backend::AesNiVaes if zmm => (
+            Box::new(move |d| {
+                std::hint::black_box(unsafe {
+                    if aes128 { wide512::<10, true, 1>(d) } else { wide512::<14, true, 1>(d) }
+                });
+            }),
+            "512-bit",
+        ),
+        gcmsiv::Backend::AesNiVaes => (
+            Box::new(move |d| {
+                std::hint::black_box(unsafe { wide::<true, true>(if aes128 { 10 } else { 14 }, d) });
+            }),
+            "256-bit",
+        ),
+        gcmsiv::Backend::AesNiClmul => (
+            Box::new(move |d| {
+                std::hint::black_box(unsafe { ctr_polyval_pipelined(if aes128 { 10 } else { 14 }, d) });
+            }),
+            "128-bit",
+        ),
+        _ => return None,
+    };
+    Some(pass)
 }
 
 /// The rows for 512-bit VAES and VPCLMULQDQ, where the CPU has AVX-512.

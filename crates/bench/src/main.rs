@@ -10,6 +10,7 @@
 //! `--backend aesni-clmul` measures that backend where a faster one exists).
 
 mod batch;
+mod fixed;
 mod limits;
 mod parallel;
 mod peers;
@@ -106,7 +107,7 @@ fn main() {
     println!("# our backend: {}", backend().name());
 
     // `--only single,batch` runs only the named sections (of single, batch,
-    // parallel, gcm, ratio, limits); without it, all of them.
+    // parallel, gcm, ratio, limits, fixed); without it, all of them.
     let only: Option<Vec<String>> =
         args.iter().position(|a| a == "--only").map(|i| args[i + 1].split(',').map(str::to_owned).collect());
     let run = |section: &str| only.as_ref().is_none_or(|o| o.iter().any(|s| s == section));
@@ -151,6 +152,9 @@ fn main() {
     }
     if run("limits") {
         limits::print(ghz);
+    }
+    if run("fixed") {
+        fixed::print();
     }
 }
 
