@@ -32,8 +32,11 @@ impl<const NR: usize> GcmTable<NR> {
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
     unsafe fn new(schedule: &Schedule<NR>, h: __m128i) -> Self {
-        let mut table =
-            GcmTable { powers: Powers::new(h), keys: schedule.features.zmm().then(Keys512::empty) };
+        // SAFETY (`Keys512::empty`): filled just below, before any pass.
+        let mut table = GcmTable {
+            powers: Powers::new(h),
+            keys: schedule.features.zmm().then(|| unsafe { Keys512::empty() }),
+        };
         if let Some(keys) = &mut table.keys {
             // SAFETY: `zmm` proves AVX-512 F, BW and VL, and VAES besides.
             unsafe { keys.fill(&schedule.rk) };

@@ -175,8 +175,12 @@ const KEYS512_FROM: usize = 8 * 1024;
 impl<const NR: usize> Keys512<NR> {
     /// Room for the keys, unwritten: [`Self::fill`] writes them where they
     /// will stay (a filled one returned by value could leave a copy in the
-    /// frame it came from). Nothing reads them before.
-    pub(super) fn empty() -> Self {
+    /// frame it came from).
+    ///
+    /// # Safety
+    /// [`Self::fill`] must run before the value is used in a pass (which
+    /// reads the keys).
+    pub(super) unsafe fn empty() -> Self {
         Keys512 { rk: [MaybeUninit::uninit(); 15] }
     }
 
@@ -192,11 +196,11 @@ impl<const NR: usize> Keys512<NR> {
         }
     }
 
-    /// Round key `r` (at most NR), in all four lanes; [`Self::fill`] must
-    /// have run (every constructor calls it before the pass reads a key).
+    /// Round key `r` (at most NR), in all four lanes.
     #[inline]
     fn get(&self, r: usize) -> &__m512i {
-        // SAFETY: entries 0..=NR are written by `fill` before any read.
+        // SAFETY: entries 0..=NR are written by `fill` before any read
+        // (`empty`'s contract).
         unsafe { self.rk[..=NR][r].assume_init_ref() }
     }
 }
@@ -1385,7 +1389,8 @@ impl<const NR: usize> Schedule<NR> {
         let keys = match keys {
             Some(keys) => Some(keys),
             None if data.len() >= KEYS512_FROM => {
-                built = Keys512::<NR>::empty();
+                // SAFETY: filled on the next line.
+                built = unsafe { Keys512::<NR>::empty() };
                 built.fill(&self.rk);
                 Some(&built)
             }
@@ -1656,7 +1661,8 @@ mod tests {
             } else if public {
                 // As AES-GCM runs it: with the key's broadcast round keys
                 // where the CPU has AVX-512.
-                let mut keys = w.features.zmm().then(super::Keys512::<NR>::empty);
+                // SAFETY (`empty`): filled just below.
+                let mut keys = w.features.zmm().then(|| super::Keys512::<NR>::empty());
                 if let Some(keys) = &mut keys {
                     keys.fill(&w.rk);
                 }
