@@ -154,10 +154,11 @@ fn chunk_counters<const BE: bool, const PUBLIC: bool>(
 /// load instead of a load and a broadcast, which shares the shuffle unit
 /// with the hash (AES-128-GCM seals of 64 KiB 6% fewer cycles, GCM-SIV opens
 /// 3%). AES-GCM keeps one per key; a GCM-SIV open of [`KEYS512_FROM`] bytes
-/// or more builds one for the call. Round keys 0..=NR are written by
-/// [`Self::fill`] before anything reads them, and wiped on drop and by
-/// `zeroize`; the entries past NR are never written (zeroing all fifteen
-/// first, and wiping them, cost an open nineteen 512-bit stores for AES-128).
+/// or more builds one for the call. [`Self::fill`] writes every entry once
+/// (round keys 0..=NR, zeros past NR: no stack garbage travels with a table
+/// that is moved), and drop and `zeroize` wipe the round keys. (Zeroing all
+/// fifteen before `fill` wrote them again, and wiping all fifteen, cost an
+/// open fifteen 512-bit stores more for AES-128.)
 #[derive(Clone)]
 pub(super) struct Keys512<const NR: usize> {
     rk: [MaybeUninit<__m512i>; 15],
@@ -166,10 +167,12 @@ pub(super) struct Keys512<const NR: usize> {
 /// The message length from which an open builds a [`Keys512`] for its
 /// stitched pass: each 256-byte chunk then saves about 2.5 cycles. Building
 /// and wiping one cost about 70 while all fifteen entries were zeroed first
-/// and wiped after, and the threshold was 16 KiB; with only 0..=NR written
-/// and wiped, 8 KiB opens gained 2-3% (`--only fixed`, eight alternating
-/// runs: AES-128 +17.9% over the limit loop to +15.9%, AES-256 +14.1% to
-/// +11.0%), 16 KiB 1%; at 4 KiB building one measured within noise.
+/// and wiped after, and the threshold was 16 KiB; with each entry written
+/// once and only the round keys wiped, from 8 KiB: 8 KiB opens about 2%
+/// (AES-128, within the spread of runs) to 3% (AES-256) fewer cycles
+/// (`--only fixed`, medians of eight alternating runs: +17.9% over the limit
+/// loop to +15.9%, and +14.1% to +11.0%), 16 KiB about 1%; at 4 KiB building
+/// one measured within noise.
 const KEYS512_FROM: usize = 8 * 1024;
 
 impl<const NR: usize> Keys512<NR> {
@@ -194,6 +197,9 @@ impl<const NR: usize> Keys512<NR> {
         for (slot, key) in self.rk[..=NR].iter_mut().zip(rk) {
             slot.write(_mm512_broadcast_i32x4(*key));
         }
+        for slot in &mut self.rk[NR + 1..] {
+            slot.write(_mm512_setzero_si512());
+        }
     }
 
     /// Round key `r` (at most NR), in all four lanes.
@@ -207,7 +213,7 @@ impl<const NR: usize> Keys512<NR> {
 
 impl<const NR: usize> Zeroize for Keys512<NR> {
     fn zeroize(&mut self) {
-        // The written entries only.
+        // The round keys (`fill` left zeros past NR).
         self.rk[..=NR].zeroize();
     }
 }
