@@ -265,6 +265,18 @@ impl Gcm {
         }
     }
 
+    pub fn encrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Vec<u8>, gcmsiv::Error> {
+        match self {
+            Gcm::A128(c) => c.encrypt_in_place_detached(nonce, aad, buf).map(|t| t.as_bytes().to_vec()),
+            Gcm::A256(c) => c.encrypt_in_place_detached(nonce, aad, buf).map(|t| t.as_bytes().to_vec()),
+        }
+    }
+
     pub fn decrypt_in_place_detached(
         &self,
         nonce: &[u8],

@@ -8,7 +8,7 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Blocks per aggregated step.
-const WIDTH: usize = 8;
+pub(super) const WIDTH: usize = 8;
 
 /// POLYVAL state: the key H and the accumulator S. Small on purpose: it is
 /// made per message, and long inputs build their table of powers of H on the
