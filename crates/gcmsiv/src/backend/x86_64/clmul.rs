@@ -4,6 +4,7 @@
 use super::super::Block;
 use super::Features;
 use super::aesni::byte_reverse_mask;
+use super::partial::load_padded;
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -261,25 +262,51 @@ pub(super) fn absorb_padded_as<const REVERSED: bool>(
             None => s,
         };
     }
-    let blocks = rest.len().div_ceil(16);
-    let n = blocks + usize::from(last.is_some());
-    // Built in one pass: the remaining blocks, then `last`, then zeros.
-    let mut x: [__m128i; WIDTH + 1] = core::array::from_fn(|i| {
-        if i < blocks {
-            order(super::partial::load_padded(&rest[16 * i..rest.len().min(16 * i + 16)]))
-        } else if i == blocks {
-            last.unwrap_or(_mm_setzero_si128())
-        } else {
-            _mm_setzero_si128()
-        }
-    });
-    if n > WIDTH {
-        s = aggregate(aggregate(s, &x[..WIDTH], powers), &x[WIDTH..], powers);
-    } else {
-        s = aggregate(s, &x[..n], powers);
+    // The rest (1 to 127 bytes: the chunks above take every whole 128) with
+    // its block count a constant, so that the blocks stay in registers. (With
+    // the count at run time they went through an array in memory, built and
+    // wiped: 1500-byte messages spent about 100 cycles more on their last 92
+    // bytes than 1536-byte ones on their last 256.)
+    macro_rules! rest {
+        ($b:literal) => {
+            absorb_rest::<REVERSED, $b>(s, powers, rest, last)
+        };
     }
-    x.zeroize();
-    s
+    match rest.len().div_ceil(16) {
+        1 => rest!(1),
+        2 => rest!(2),
+        3 => rest!(3),
+        4 => rest!(4),
+        5 => rest!(5),
+        6 => rest!(6),
+        7 => rest!(7),
+        _ => rest!(8),
+    }
+}
+
+/// [`absorb_padded_as`]'s last step: the `B` blocks of `rest` (the last
+/// zero-padded), then `last` if given, aggregated (in two steps when that
+/// makes nine).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn absorb_rest<const REVERSED: bool, const B: usize>(
+    s: __m128i,
+    powers: &Powers,
+    rest: &[u8],
+    last: Option<__m128i>,
+) -> __m128i {
+    debug_assert!(rest.len() > 16 * (B - 1) && rest.len() <= 16 * B);
+    let reverse = byte_reverse_mask();
+    let mut x = [last.unwrap_or(_mm_setzero_si128()); WIDTH + 1];
+    for (i, slot) in x[..B].iter_mut().enumerate() {
+        let block = load_padded(&rest[16 * i..rest.len().min(16 * i + 16)]);
+        *slot = if REVERSED { _mm_shuffle_epi8(block, reverse) } else { block };
+    }
+    match last {
+        Some(_) if B == WIDTH => aggregate(aggregate(s, &x[..WIDTH], powers), &x[WIDTH..], powers),
+        Some(_) => aggregate(s, &x[..=B], powers),
+        None => aggregate(s, &x[..B], powers),
+    }
 }
 
 /// `pclmulqdq` of `a` with the block at `b`, read by the instruction itself

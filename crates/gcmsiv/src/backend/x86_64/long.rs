@@ -22,8 +22,8 @@
 use super::aesni::{GcmTable, Schedule};
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
-    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, tag_input, to_block,
-    verdict_block,
+    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, open_tail, tag_input,
+    to_block, verdict_block,
 };
 use super::stitched::Stitch;
 use crate::backend::Block;
@@ -103,9 +103,25 @@ impl<const NR: usize> Schedule<NR> {
             unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
         };
         let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
-        key.ctr32::<false, false>(&tail_counter, &mut data[done..]);
         let lengths = super::short::lengths(aad.len(), data.len());
-        let s = absorb_padded(s, &powers, &data[done..], Some(lengths));
+        let tail = &mut data[done..];
+        let s = if tail.is_empty() || tail.len() >= 128 {
+            // (Never 128 or more: the passes take every whole 128-byte chunk.)
+            key.ctr32::<false, false>(&tail_counter, tail);
+            absorb_padded(s, &powers, tail, Some(lengths))
+        } else {
+            // SAFETY: same features; 16 readable bytes in the counter.
+            unsafe {
+                open_tail::<NR>(
+                    &key.rk,
+                    _mm_loadu_si128(tail_counter.as_ptr().cast()),
+                    tail,
+                    s,
+                    &powers,
+                    lengths,
+                )
+            }
+        };
         // SAFETY: 16 readable bytes.
         let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
         verdict_block(received, decrypt::<NR>(received, &key.rk), tag_input(s, nonce))

@@ -402,6 +402,59 @@ unsafe fn open_blocks<const NR: usize, const B: usize>(
     }
 }
 
+/// The tail of a long open after its stitched pass (1 to 127 bytes): CTR
+/// from `counter` in registers, then the tail's plaintext blocks and the
+/// length block `len` absorbed into `s` in one aggregated step (two when
+/// that makes nine), H's powers read from `powers`. Returns the new S.
+/// Through the mode's separate steps (two CTR entry points, then the blocks
+/// gathered in an array in memory, built and wiped), a 1500-byte open spent
+/// about 140 cycles more on its last 92 bytes than a 1536-byte one on its
+/// last 256.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn open_tail<const NR: usize>(
+    rk: &RoundKeys,
+    counter: __m128i,
+    data: &mut [u8],
+    s: __m128i,
+    powers: &Powers,
+    len: __m128i,
+) -> __m128i {
+    // SAFETY (each arm): same features; 1 to 8 blocks.
+    by_blocks!(data.len(), B => unsafe { open_tail_blocks::<NR, B>(rk, counter, data, s, powers, len) })
+}
+
+/// [`open_tail`] for `B` blocks.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn open_tail_blocks<const NR: usize, const B: usize>(
+    rk: &RoundKeys,
+    counter: __m128i,
+    data: &mut [u8],
+    s: __m128i,
+    powers: &Powers,
+    len: __m128i,
+) -> __m128i {
+    let mut ks: [__m128i; B] =
+        core::array::from_fn(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
+    // SAFETY: this function enables AES-NI.
+    unsafe { encrypt::<NR, B>(&mut ks, rk) };
+    let p = xor_keystream(data, &ks);
+    let mut x = [len; 9];
+    x[..B].copy_from_slice(&p);
+    if B == 8 {
+        aggregate(aggregate(s, &x[..8], powers), &x[8..], powers)
+    } else {
+        aggregate(s, &x[..=B], powers)
+    }
+}
+
 /// Zeroes the round keys in use (the rest were never written).
 #[inline]
 fn wipe<const NR: usize>(rk: &mut RoundKeys) {
