@@ -23,7 +23,7 @@ use super::aesni::{GcmTable, Schedule};
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
     counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, gcm_tail, open_tail,
-    tag_input, to_block, verdict_block,
+    seal_tail, tag_input, to_block, verdict_block,
 };
 use super::stitched::Stitch;
 use crate::backend::Block;
@@ -63,7 +63,17 @@ impl<const NR: usize> Schedule<NR> {
         let mut tag = [tag_input(s, nonce)];
         // SAFETY: this function enables AES-NI.
         unsafe { encrypt::<NR, 1>(&mut tag, &key.rk) };
-        key.ctr32::<false, false>(&to_block(counter0(tag[0])), data);
+        let counter = to_block(counter0(tag[0]));
+        // The whole 128-byte chunks through the bulk passes, the rest (less
+        // than a chunk) in registers.
+        let whole = data.len() - data.len() % 128;
+        let (bulk, rest) = data.split_at_mut(whole);
+        key.ctr32::<false, false>(&counter, bulk);
+        if !rest.is_empty() {
+            let c = crate::backend::counter_add_le32(&counter, (whole / 16) as u32);
+            // SAFETY: same features; 16 readable bytes in the counter.
+            unsafe { seal_tail::<NR>(&key.rk, _mm_loadu_si128(c.as_ptr().cast()), rest) };
+        }
         to_block(tag[0])
     }
 

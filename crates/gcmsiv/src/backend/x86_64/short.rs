@@ -455,6 +455,25 @@ unsafe fn open_tail_blocks<const NR: usize, const B: usize>(
     }
 }
 
+/// CTR over the tail (1 to 127 bytes) of a long seal past its bulk pass,
+/// from the little-endian counter block `counter`, in registers (through
+/// the bulk entry points, the tail of a 1500-byte seal cost about 30 cycles
+/// more than its bytes).
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn seal_tail<const NR: usize>(rk: &RoundKeys, counter: __m128i, data: &mut [u8]) {
+    by_blocks!(data.len(), B => {
+        let mut ks: [__m128i; B] =
+            core::array::from_fn(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
+        // SAFETY: this function enables AES-NI.
+        unsafe { encrypt::<NR, B>(&mut ks, rk) };
+        xor_keystream(data, &ks);
+    })
+}
+
 /// [`open_tail`] for GCM (SP 800-38D): the tail (1 to 127 bytes) of a long
 /// seal or open after its stitched pass, CTR from the big-endian counter
 /// block `counter` in registers, and the ciphertext blocks (the input when
