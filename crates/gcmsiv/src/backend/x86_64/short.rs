@@ -441,13 +441,44 @@ unsafe fn open_tail_blocks<const NR: usize, const B: usize>(
     powers: &Powers,
     len: __m128i,
 ) -> __m128i {
+    // SAFETY: same features.
+    let p = unsafe { ctr_blocks::<NR, B>(rk, counter, data) };
+    absorb_with_length(s, p, len, powers)
+}
+
+/// CTR over `data` (more than `16 (B - 1)` and at most `16 B` bytes) from
+/// the little-endian counter block `counter`, `B` blocks in registers;
+/// returns the output blocks (past the data's end, zero).
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn ctr_blocks<const NR: usize, const B: usize>(
+    rk: &RoundKeys,
+    counter: __m128i,
+    data: &mut [u8],
+) -> [__m128i; B] {
     let mut ks: [__m128i; B] =
         core::array::from_fn(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
     // SAFETY: this function enables AES-NI.
     unsafe { encrypt::<NR, B>(&mut ks, rk) };
-    let p = xor_keystream(data, &ks);
+    xor_keystream(data, &ks)
+}
+
+/// POLYVAL of `blocks` then the length block `len`, from `s`, in one
+/// aggregated step (two when that makes nine), the powers read from the
+/// table.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn absorb_with_length<const B: usize>(
+    s: __m128i,
+    blocks: [__m128i; B],
+    len: __m128i,
+    powers: &Powers,
+) -> __m128i {
     let mut x = [len; 9];
-    x[..B].copy_from_slice(&p);
+    x[..B].copy_from_slice(&blocks);
     if B == 8 {
         aggregate(aggregate(s, &x[..8], powers), &x[8..], powers)
     } else {
@@ -465,12 +496,9 @@ unsafe fn open_tail_blocks<const NR: usize, const B: usize>(
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) unsafe fn seal_tail<const NR: usize>(rk: &RoundKeys, counter: __m128i, data: &mut [u8]) {
+    // SAFETY (each arm): same features; 1 to 8 blocks.
     by_blocks!(data.len(), B => {
-        let mut ks: [__m128i; B] =
-            core::array::from_fn(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
-        // SAFETY: this function enables AES-NI.
-        unsafe { encrypt::<NR, B>(&mut ks, rk) };
-        xor_keystream(data, &ks);
+        unsafe { ctr_blocks::<NR, B>(rk, counter, data) };
     })
 }
 
@@ -512,15 +540,7 @@ unsafe fn gcm_tail_blocks<const NR: usize, const B: usize, const OPEN: bool>(
 ) -> __m128i {
     let reverse = byte_reverse_mask();
     let hash = |s: __m128i, blocks: [__m128i; B]| {
-        let mut x = [len; 9];
-        for (slot, c) in x.iter_mut().zip(blocks) {
-            *slot = _mm_shuffle_epi8(c, reverse);
-        }
-        if B == 8 {
-            aggregate(aggregate(s, &x[..8], powers), &x[8..], powers)
-        } else {
-            aggregate(s, &x[..=B], powers)
-        }
+        absorb_with_length(s, blocks.map(|c| _mm_shuffle_epi8(c, reverse)), len, powers)
     };
     // Opening hashes its input: first, so that the blocks are not held
     // beside the key stream (with both, the compiler spilled; 1500-byte
