@@ -22,8 +22,8 @@
 use super::aesni::{GcmTable, Schedule};
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
-    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, gcm_tail, open_tail,
-    seal_tail, tag_input, to_block, verdict_block,
+    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, seal_tail, stitched_tail,
+    tag_input, to_block, verdict_block,
 };
 use super::stitched::Stitch;
 use crate::backend::Block;
@@ -114,23 +114,10 @@ impl<const NR: usize> Schedule<NR> {
         };
         let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
         let lengths = super::short::lengths(aad.len(), data.len());
-        let tail = &mut data[done..];
-        let s = if tail.is_empty() || tail.len() >= 128 {
-            // (Never 128 or more: the passes take every whole 128-byte chunk.)
-            key.ctr32::<false, false>(&tail_counter, tail);
-            absorb_padded(s, &powers, tail, Some(lengths))
-        } else {
-            // SAFETY: same features; 16 readable bytes in the counter.
-            unsafe {
-                open_tail::<NR>(
-                    &key.rk,
-                    _mm_loadu_si128(tail_counter.as_ptr().cast()),
-                    tail,
-                    s,
-                    &powers,
-                    lengths,
-                )
-            }
+        // SAFETY: same features; 16 readable bytes in the counter.
+        let s = unsafe {
+            let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
+            stitched_tail::<NR>(&key.rk, c, &mut data[done..], s, &powers, lengths, Stitch::SivOpen)
         };
         // SAFETY: 16 readable bytes.
         let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
@@ -177,29 +164,10 @@ impl<const NR: usize> Schedule<NR> {
         };
         let tail_counter = crate::backend::counter_add_be32(&counter, (done / 16) as u32);
         let lengths = gcm_lengths(aad.len(), data.len());
-        let tail = &mut data[done..];
-        if !tail.is_empty() && tail.len() < 128 {
-            // (Never 128 or more: the passes take every whole 128-byte chunk.)
-            // SAFETY: same features; 16 readable bytes in the counter.
-            let s = unsafe {
-                gcm_tail::<NR, OPEN>(
-                    &self.rk,
-                    _mm_loadu_si128(tail_counter.as_ptr().cast()),
-                    tail,
-                    s,
-                    powers,
-                    lengths,
-                )
-            };
-            return gcm_tag(mask[0], s);
-        }
-        let s = if OPEN {
-            let s = absorb_padded_as::<true>(s, powers, tail, Some(lengths));
-            self.ctr32::<true, true>(&tail_counter, tail);
-            s
-        } else {
-            self.ctr32::<true, true>(&tail_counter, tail);
-            absorb_padded_as::<true>(s, powers, tail, Some(lengths))
+        // SAFETY: same features; 16 readable bytes in the counter.
+        let s = unsafe {
+            let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
+            stitched_tail::<NR>(&self.rk, c, &mut data[done..], s, powers, lengths, mode)
         };
         gcm_tag(mask[0], s)
     }

@@ -33,6 +33,7 @@ use super::aesni::{
 };
 use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
+use super::stitched::Stitch;
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -391,59 +392,97 @@ unsafe fn open_blocks<const NR: usize, const B: usize>(
     expand_riding::<NR, B>(k, rk, &mut ks);
     let p = xor_keystream(data, &ks);
     let len = lengths(aad.len(), data.len());
-    let mut x = [len; 9];
-    x[..B].copy_from_slice(&p);
     match &table {
-        None => aggregate_with(y, &x[..=B], &hp, &hx),
-        // Eight plaintext blocks fill the table: the length block follows
-        // by one more step.
-        Some(t) if B == 8 => aggregate(aggregate(y, &x[..8], t), &x[8..], t),
-        Some(t) => aggregate(y, &x[..=B], t),
+        None => {
+            let mut x = [len; 9];
+            x[..B].copy_from_slice(&p);
+            aggregate_with(y, &x[..=B], &hp, &hx)
+        }
+        Some(t) => absorb_with_length(y, p, len, t),
     }
 }
 
-/// The tail of a long open after its stitched pass (1 to 127 bytes): CTR
-/// from `counter` in registers, then the tail's plaintext blocks and the
-/// length block `len` absorbed into `s` in one aggregated step (two when
-/// that makes nine), H's powers read from `powers`. Returns the new S.
-/// Through the mode's separate steps (two CTR entry points, then the blocks
-/// gathered in an array in memory, built and wiped), a 1500-byte open spent
-/// about 140 cycles more on its last 92 bytes than a 1536-byte one on its
-/// last 256.
+/// The tail of a long stitched pass (fewer than 128 bytes, possibly none:
+/// the passes take every whole 128-byte chunk) and the length block `len`:
+/// CTR from the counter block `counter` in registers (GCM's big-endian, or
+/// GCM-SIV's little-endian), and the blocks `mode` hashes (GCM-SIV's
+/// plaintext; GCM's ciphertext, byte-reversed) absorbed into `s` with `len`
+/// in one aggregated step (two when that makes nine), H's powers read from
+/// `powers`. Returns the new S. Through the mode's separate steps (two CTR
+/// entry points, then the blocks gathered in an array in memory, built and
+/// wiped), a 1500-byte open spent about 140 cycles more on its last 92 bytes
+/// than a 1536-byte one on its last 256.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) unsafe fn open_tail<const NR: usize>(
+pub(super) unsafe fn stitched_tail<const NR: usize>(
     rk: &RoundKeys,
     counter: __m128i,
     data: &mut [u8],
     s: __m128i,
     powers: &Powers,
     len: __m128i,
+    mode: Stitch,
 ) -> __m128i {
+    if data.is_empty() {
+        return aggregate(s, &[len], powers);
+    }
     // SAFETY (each arm): same features; 1 to 8 blocks.
-    by_blocks!(data.len(), B => unsafe { open_tail_blocks::<NR, B>(rk, counter, data, s, powers, len) })
+    by_blocks!(data.len(), B => unsafe { stitched_tail_blocks::<NR, B>(rk, counter, data, s, powers, len, mode) })
 }
 
-/// [`open_tail`] for `B` blocks.
+/// [`stitched_tail`] for `B` blocks.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn open_tail_blocks<const NR: usize, const B: usize>(
+unsafe fn stitched_tail_blocks<const NR: usize, const B: usize>(
     rk: &RoundKeys,
     counter: __m128i,
     data: &mut [u8],
     s: __m128i,
     powers: &Powers,
     len: __m128i,
+    mode: Stitch,
 ) -> __m128i {
-    // SAFETY: same features.
-    let p = unsafe { ctr_blocks::<NR, B>(rk, counter, data) };
-    absorb_with_length(s, p, len, powers)
+    let reverse = byte_reverse_mask();
+    let gcm = mode.reversed();
+    let hash = |s: __m128i, blocks: [__m128i; B]| {
+        absorb_with_length(
+            s,
+            if gcm { blocks.map(|c| _mm_shuffle_epi8(c, reverse)) } else { blocks },
+            len,
+            powers,
+        )
+    };
+    // A pass that hashes its input (GCM's open) hashes first, so that the
+    // blocks are not held beside the key stream (with both, the compiler
+    // spilled; 1500-byte opens 13% slower).
+    let s = if mode.hashes_output() {
+        s
+    } else {
+        hash(s, core::array::from_fn(|i| load_padded(&data[16 * i..data.len().min(16 * i + 16)])))
+    };
+    let output = if gcm {
+        // Byte-reversed, the big-endian counter is lane 0, little-endian:
+        // adding there wraps it modulo 2^32 and leaves the other 96 bits.
+        let base = _mm_shuffle_epi8(counter, reverse);
+        let mut ks: [__m128i; B] = core::array::from_fn(|j| {
+            _mm_shuffle_epi8(_mm_add_epi32(base, _mm_setr_epi32(j as i32, 0, 0, 0)), reverse)
+        });
+        // SAFETY: this function enables AES-NI.
+        unsafe { encrypt::<NR, B>(&mut ks, rk) };
+        xor_keystream(data, &ks)
+    } else {
+        // SAFETY: same features.
+        unsafe { ctr_blocks::<NR, B>(rk, counter, data) }
+    };
+    if mode.hashes_output() { hash(s, output) } else { s }
 }
 
 /// CTR over `data` (more than `16 (B - 1)` and at most `16 B` bytes) from
@@ -500,66 +539,6 @@ pub(super) unsafe fn seal_tail<const NR: usize>(rk: &RoundKeys, counter: __m128i
     by_blocks!(data.len(), B => {
         unsafe { ctr_blocks::<NR, B>(rk, counter, data) };
     })
-}
-
-/// [`open_tail`] for GCM (SP 800-38D): the tail (1 to 127 bytes) of a long
-/// seal or open after its stitched pass, CTR from the big-endian counter
-/// block `counter` in registers, and the ciphertext blocks (the input when
-/// `OPEN`, else the output) byte-reversed and hashed with the length block
-/// `len` in one aggregated step (two when that makes nine). Returns the new S.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) unsafe fn gcm_tail<const NR: usize, const OPEN: bool>(
-    rk: &RoundKeys,
-    counter: __m128i,
-    data: &mut [u8],
-    s: __m128i,
-    powers: &Powers,
-    len: __m128i,
-) -> __m128i {
-    // SAFETY (each arm): same features; 1 to 8 blocks.
-    by_blocks!(data.len(), B => unsafe { gcm_tail_blocks::<NR, B, OPEN>(rk, counter, data, s, powers, len) })
-}
-
-/// [`gcm_tail`] for `B` blocks.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-unsafe fn gcm_tail_blocks<const NR: usize, const B: usize, const OPEN: bool>(
-    rk: &RoundKeys,
-    counter: __m128i,
-    data: &mut [u8],
-    s: __m128i,
-    powers: &Powers,
-    len: __m128i,
-) -> __m128i {
-    let reverse = byte_reverse_mask();
-    let hash = |s: __m128i, blocks: [__m128i; B]| {
-        absorb_with_length(s, blocks.map(|c| _mm_shuffle_epi8(c, reverse)), len, powers)
-    };
-    // Opening hashes its input: first, so that the blocks are not held
-    // beside the key stream (with both, the compiler spilled; 1500-byte
-    // opens 13% slower).
-    let s = if OPEN {
-        hash(s, core::array::from_fn(|i| load_padded(&data[16 * i..data.len().min(16 * i + 16)])))
-    } else {
-        s
-    };
-    // Byte-reversed, the big-endian counter is lane 0, little-endian: adding
-    // there wraps it modulo 2^32 and leaves the other 96 bits alone.
-    let base = _mm_shuffle_epi8(counter, reverse);
-    let mut ks: [__m128i; B] = core::array::from_fn(|j| {
-        _mm_shuffle_epi8(_mm_add_epi32(base, _mm_setr_epi32(j as i32, 0, 0, 0)), reverse)
-    });
-    // SAFETY: this function enables AES-NI.
-    unsafe { encrypt::<NR, B>(&mut ks, rk) };
-    let output = xor_keystream(data, &ks);
-    if OPEN { s } else { hash(s, output) }
 }
 
 /// Zeroes the round keys in use (the rest were never written).

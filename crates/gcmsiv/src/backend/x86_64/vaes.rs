@@ -1281,39 +1281,6 @@ impl<const NR: usize> Schedule<NR> {
         unsafe { self.open_with::<NB, L, PairSchedules>(nonces, aads, data, tags, keys) }
     }
 
-    /// [`Self::ctr_stitched_chunks`], after taking the first block on its own
-    /// when `data` is at least [`ALIGN_FROM`] bytes and starts 16 bytes past
-    /// a 32-byte boundary (as large heap buffers do): the chunks' 256- and
-    /// 512-bit loads and stores then fall on 32-byte boundaries. Returns the
-    /// bytes processed: whole chunks, and the first block if it went on its
-    /// own (the caller does the tail).
-    ///
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    pub(super) unsafe fn ctr_stitched_wide<const BE: bool, const PUBLIC: bool>(
-        &self,
-        counter: &Block,
-        data: &mut [u8],
-        state: &mut __m128i,
-        powers: &Powers,
-        mode: Stitch,
-        keys: Option<&Keys512<NR>>,
-    ) -> usize {
-        if data.len() < ALIGN_FROM || data.as_ptr() as usize % 32 != 16 {
-            // SAFETY: same features.
-            return unsafe {
-                self.ctr_stitched_chunks::<BE, PUBLIC>(counter, data, state, powers, mode, keys)
-            };
-        }
-        let (first, rest) = data.split_at_mut(16);
-        // SAFETY: same features (AES-NI and PCLMULQDQ among them).
-        unsafe { self.stitched_block(counter, first, state, powers, mode) };
-        let next = counter_after::<BE>(counter, 16);
-        // SAFETY: same features.
-        16 + unsafe { self.ctr_stitched_chunks::<BE, PUBLIC>(&next, rest, state, powers, mode, keys) }
-    }
-
     /// One block of a stitched pass on its own: CTR under `counter` and the
     /// hash step of the block the mode hashes (Horner's rule, H from the
     /// table).
@@ -1353,13 +1320,17 @@ impl<const NR: usize> Schedule<NR> {
     /// chunks go first through [`Self::ctr_stitched_zmm`] (the hash four
     /// blocks per instruction: opens of 8-16 KiB 7-10% fewer cycles for
     /// AES-128, 3-6% for AES-256; GCM 4-16%). Returns the bytes processed
-    /// (whole chunks); the caller does the tail. `PUBLIC`: the counter's
-    /// value is public, as in [`Self::ctr32`].
+    /// (whole chunks, and the first block if it went on its own: from
+    /// [`ALIGN_FROM`] bytes, when `data` starts 16 bytes past a 32-byte
+    /// boundary, as large heap buffers do, so that the chunks' 256- and
+    /// 512-bit loads and stores fall on 32-byte boundaries); the caller does
+    /// the tail. `PUBLIC`: the counter's value is public, as in
+    /// [`Self::ctr32`].
     ///
     /// # Safety
     /// The CPU must support the enabled features.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-    unsafe fn ctr_stitched_chunks<const BE: bool, const PUBLIC: bool>(
+    pub(super) unsafe fn ctr_stitched_wide<const BE: bool, const PUBLIC: bool>(
         &self,
         counter: &Block,
         data: &mut [u8],
@@ -1368,6 +1339,15 @@ impl<const NR: usize> Schedule<NR> {
         mode: Stitch,
         keys: Option<&Keys512<NR>>,
     ) -> usize {
+        if data.len() >= ALIGN_FROM && data.as_ptr() as usize % 32 == 16 {
+            let (first, rest) = data.split_at_mut(16);
+            // SAFETY (both): same features (AES-NI and PCLMULQDQ among them).
+            // `rest` starts on a 32-byte boundary: nothing goes apart again.
+            unsafe { self.stitched_block(counter, first, state, powers, mode) };
+            let next = counter_after::<BE>(counter, 16);
+            return 16
+                + unsafe { self.ctr_stitched_wide::<BE, PUBLIC>(&next, rest, state, powers, mode, keys) };
+        }
         let mut done = 0;
         let mut next = *counter;
         if self.features.zmm() && data.len() >= ZMM_FROM {
@@ -1379,7 +1359,7 @@ impl<const NR: usize> Schedule<NR> {
         done + unsafe { self.ctr_stitched_ymm::<BE, PUBLIC>(&next, &mut data[done..], state, powers, mode) }
     }
 
-    /// [`Self::ctr_stitched_chunks`] on 256-bit registers.
+    /// [`Self::ctr_stitched_wide`] on 256-bit registers.
     ///
     /// # Safety
     /// The CPU must support the enabled features.
@@ -1442,7 +1422,7 @@ impl<const NR: usize> Schedule<NR> {
         chunks * 16 * CHUNK_BLOCKS
     }
 
-    /// [`Self::ctr_stitched_chunks`] over whole 256-byte chunks with 512-bit
+    /// [`Self::ctr_stitched_wide`] over whole 256-byte chunks with 512-bit
     /// registers, for CPUs with AVX-512: CTR of sixteen blocks in four
     /// registers ([`round4x4!`]) and POLYVAL's sixteen-block step as in
     /// [`polyval_chunks_zmm`] (four blocks per `vpclmulqdq`, which on Zen 4
@@ -1740,7 +1720,7 @@ mod tests {
             if mode == super::super::stitched::Stitch::SivOpen {
                 (
                     n.ctr_stitched::<false>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_chunks::<false, false>(counter, data.1, s.1, powers, mode, None),
+                    w.ctr_stitched_wide::<false, false>(counter, data.1, s.1, powers, mode, None),
                 )
             } else if public {
                 // As AES-GCM runs it: with the key's broadcast round keys
@@ -1752,12 +1732,12 @@ mod tests {
                 }
                 (
                     n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_chunks::<true, true>(counter, data.1, s.1, powers, mode, keys.as_ref()),
+                    w.ctr_stitched_wide::<true, true>(counter, data.1, s.1, powers, mode, keys.as_ref()),
                 )
             } else {
                 (
                     n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_chunks::<true, false>(counter, data.1, s.1, powers, mode, None),
+                    w.ctr_stitched_wide::<true, false>(counter, data.1, s.1, powers, mode, None),
                 )
             }
         }
