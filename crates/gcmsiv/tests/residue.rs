@@ -310,7 +310,7 @@ fn no_key_schedule_or_hash_key_is_left_on_the_stack() {
             let cipher = Box::new(Siv::new(&key, backend));
             // Every block count of the short kernels, both sides of the
             // boundary to the long kernel, and long messages with a tail.
-            for len in [0, 1, 16, 32, 48, 64, 80, 96, 100, 112, 128, 129, 300, 1024, 4100, 17_000] {
+            for len in [0, 1, 16, 32, 48, 64, 80, 96, 100, 112, 128, 129, 300, 1024, 1500, 4100, 17_000, 17_100] {
                 for aad_len in [0, 20, 128] {
                     let aad = pattern(aad_len, 1);
                     let mut buf = pattern(len, 2);
@@ -414,7 +414,7 @@ fn gcm_leaves_no_key_schedule_or_hash_key_on_the_stack() {
             let cipher = Box::new(GcmCipher::new(&key, backend));
             for nonce_len in [12, 16] {
                 let nonce = pattern(nonce_len, 4);
-                for len in [0, 16, 100, 300, 1024, 4100, 17_000] {
+                for len in [0, 16, 100, 300, 1024, 1500, 4100, 17_000, 17_100] {
                     let aad = pattern(20, 1);
                     let mut buf = pattern(len, 2);
                     let mut tag = None;

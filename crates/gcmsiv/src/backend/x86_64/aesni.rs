@@ -547,6 +547,7 @@ impl<const NR: usize> Schedule<NR> {
                         &powers,
                         Stitch::SivOpen,
                         None,
+                        None,
                     )
                 } else {
                     self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
@@ -586,6 +587,7 @@ impl<const NR: usize> Schedule<NR> {
                     powers,
                     mode,
                     table.keys(),
+                    None,
                 )
             } else {
                 self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode)

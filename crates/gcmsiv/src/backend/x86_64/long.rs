@@ -103,22 +103,33 @@ impl<const NR: usize> Schedule<NR> {
         let mut s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         // SAFETY: 16 readable bytes.
         let counter = to_block(counter0(unsafe { _mm_loadu_si128(tag.as_ptr().cast()) }));
-        // SAFETY (both): same features; `wide` proves AVX2, VAES and
-        // VPCLMULQDQ besides (`Features::detect_wide`).
-        let done = if self.features.wide() {
-            unsafe {
-                key.ctr_stitched_wide::<false, false>(&counter, data, &mut s, &powers, Stitch::SivOpen, None)
-            }
-        } else {
-            unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) }
-        };
-        let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
         let lengths = super::short::lengths(aad.len(), data.len());
-        // SAFETY: same features; 16 readable bytes in the counter.
-        let s = unsafe {
-            let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
-            stitched_tail::<NR>(&key.rk, c, &mut data[done..], s, &powers, lengths, Stitch::SivOpen)
-        };
+        if self.features.wide() {
+            // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
+            // besides (`Features::detect_wide`). With the length block, the
+            // pass takes the tail too.
+            unsafe {
+                let mode = Stitch::SivOpen;
+                key.ctr_stitched_wide::<false, false>(
+                    &counter,
+                    data,
+                    &mut s,
+                    &powers,
+                    mode,
+                    None,
+                    Some(lengths),
+                )
+            };
+        } else {
+            // SAFETY: same features.
+            let done = unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) };
+            let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
+            // SAFETY: same features; 16 readable bytes in the counter.
+            s = unsafe {
+                let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
+                stitched_tail::<NR>(&key.rk, c, &mut data[done..], s, &powers, lengths, Stitch::SivOpen)
+            };
+        }
         // SAFETY: 16 readable bytes.
         let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
         verdict_block(received, decrypt::<NR>(received, &key.rk), tag_input(s, nonce))
@@ -153,22 +164,32 @@ impl<const NR: usize> Schedule<NR> {
         let mut s = absorb_padded_as::<true>(_mm_setzero_si128(), powers, aad, None);
         let counter = to_block(gcm_counter(iv, 1));
         let mode = if OPEN { Stitch::GcmOpen } else { Stitch::GcmSeal };
-        // SAFETY (both): same features; `wide` proves AVX2, VAES and
-        // VPCLMULQDQ besides (`Features::detect_wide`).
-        let done = if self.features.wide() {
-            unsafe {
-                self.ctr_stitched_wide::<true, true>(&counter, data, &mut s, powers, mode, table.keys())
-            }
-        } else {
-            unsafe { self.ctr_stitched::<true>(&counter, data, &mut s, powers, mode) }
-        };
-        let tail_counter = crate::backend::counter_add_be32(&counter, (done / 16) as u32);
         let lengths = gcm_lengths(aad.len(), data.len());
-        // SAFETY: same features; 16 readable bytes in the counter.
-        let s = unsafe {
-            let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
-            stitched_tail::<NR>(&self.rk, c, &mut data[done..], s, powers, lengths, mode)
-        };
+        if self.features.wide() {
+            // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
+            // besides (`Features::detect_wide`). With the length block, the
+            // pass takes the tail too.
+            unsafe {
+                self.ctr_stitched_wide::<true, true>(
+                    &counter,
+                    data,
+                    &mut s,
+                    powers,
+                    mode,
+                    table.keys(),
+                    Some(lengths),
+                )
+            };
+        } else {
+            // SAFETY: same features.
+            let done = unsafe { self.ctr_stitched::<true>(&counter, data, &mut s, powers, mode) };
+            let tail_counter = crate::backend::counter_add_be32(&counter, (done / 16) as u32);
+            // SAFETY: same features; 16 readable bytes in the counter.
+            s = unsafe {
+                let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
+                stitched_tail::<NR>(&self.rk, c, &mut data[done..], s, powers, lengths, mode)
+            };
+        }
         gcm_tag(mask[0], s)
     }
 }

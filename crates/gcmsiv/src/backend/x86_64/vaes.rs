@@ -544,6 +544,14 @@ const ZMM_FROM: usize = 1024;
 /// 1066 -> 1196 cycles.
 const ALIGN_FROM: usize = 32 * 1024;
 
+/// A 512-bit pass that finishes a message (see [`Schedule::ctr_stitched_wide`])
+/// takes a tail longer than this as one more chunk under a mask. Shorter
+/// tails take a 128-byte chunk of the 256-bit pass (from 128 bytes) and
+/// then `short.rs`'s `stitched_tail`, which run AES on the blocks there
+/// are rather than on sixteen: as a masked chunk, tails of 128 and 144-152
+/// bytes took 2-7% more cycles, 176 about as many, 192-255 3-15% fewer.
+const FINAL_CHUNK_FROM: usize = 176;
+
 /// [`polyval_chunks_wide`] four blocks per instruction (512-bit registers),
 /// sixteen blocks per reduction. Each 256-byte chunk's blocks are multiplied
 /// by H^16..H^1 without the running sum S, whose product S H^16 is taken
@@ -650,10 +658,11 @@ impl<'a> Sixteen<'a> {
     fn product(&self, x: __m512i, q: usize, sums: &mut Sums512) {
         let t = if q < 2 { Self::quads(&self.high) } else { Self::quads(self.low) };
         let (key, folded) = (&t[q % 2], &t[2 + q % 2]);
-        sums.0 = _mm512_xor_si512(sums.0, _mm512_clmulepi64_epi128::<0x00>(x, *key));
-        sums.1 = _mm512_xor_si512(sums.1, _mm512_clmulepi64_epi128::<0x11>(x, *key));
+        // The powers as memory operands (see [`clmul512_at`]).
+        sums.0 = _mm512_xor_si512(sums.0, clmul512_at::<0x00>(x, key));
+        sums.1 = _mm512_xor_si512(sums.1, clmul512_at::<0x11>(x, key));
         let f = _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
-        sums.2 = _mm512_xor_si512(sums.2, _mm512_clmulepi64_epi128::<0x00>(f, *folded));
+        sums.2 = _mm512_xor_si512(sums.2, clmul512_at::<0x00>(f, folded));
     }
 
     /// The chunk's sums folded to 128 bits, S H^16 added (taken apart from
@@ -702,6 +711,46 @@ impl<'a> Sixteen<'a> {
             self.product(x, q, &mut sums);
         }
         self.finish(s, sums)
+    }
+
+    /// A message's last `m` blocks (12 to 16, in `x` from its first lane,
+    /// zero after them) and then the length block `len` absorbed into `s`,
+    /// in one sixteen-block step when they fit (`m` < 16): the blocks moved
+    /// up by 15 - `m` lanes so that the length block is the last one, where
+    /// H^1 meets it, and every block meets its power as in a whole chunk.
+    /// With sixteen blocks, the length block is a step of its own.
+    #[inline]
+    #[target_feature(
+        enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+    )]
+    fn absorb_final(&self, s: __m128i, mut x: [__m512i; 4], m: usize, len: __m128i) -> __m128i {
+        debug_assert!((12..=16).contains(&m));
+        x[0] = _mm512_xor_si512(x[0], _mm512_zextsi128_si512(s));
+        if m == 16 {
+            let mut sums = (_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512());
+            for (q, &xq) in x.iter().enumerate() {
+                self.product(xq, q, &mut sums);
+            }
+            return super::clmul::aggregate(self.reduce(sums), &[len], self.low);
+        }
+        // The length block after the last one (lane m, zero until now), in
+        // the last register. `m` is the message's length in blocks: public,
+        // as every branch here.
+        x[3] = _mm512_mask_broadcast_i32x4(x[3], 0xf << (4 * (m % 4)), len);
+        // Each register takes the top 15 - m lanes of the one below (the
+        // lanes pushed out of the top are zero).
+        let below = |j: usize| if j == 0 { _mm512_setzero_si512() } else { x[j - 1] };
+        let y: [__m512i; 4] = core::array::from_fn(|j| match 15 - m {
+            0 => x[j],
+            1 => _mm512_alignr_epi64::<6>(x[j], below(j)),
+            2 => _mm512_alignr_epi64::<4>(x[j], below(j)),
+            _ => _mm512_alignr_epi64::<2>(x[j], below(j)),
+        });
+        let mut sums = (_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512());
+        for (q, &yq) in y.iter().enumerate() {
+            self.product(yq, q, &mut sums);
+        }
+        self.reduce(sums)
     }
 }
 
@@ -772,6 +821,29 @@ fn pair_product_table(
     *hi = _mm256_xor_si256(*hi, clmul256_at::<0x11>(a, &table[j]));
     let folded = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
     *mid = _mm256_xor_si256(*mid, clmul256_at::<0x00>(folded, &table[4 + j]));
+}
+
+/// `vpclmulqdq` of `a` with the 64 bytes at `b`, read by the instruction: a
+/// power of H loaded as a value may be hoisted out of a loop and, short of
+/// registers, spilled to the stack, where nothing wipes it
+/// (`tests/residue.rs` found H^8..H^5 there in AES-256-GCM).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
+fn clmul512_at<const IMM: u8>(a: __m512i, b: &__m512i) -> __m512i {
+    let out: __m512i;
+    // SAFETY: reads the 64 bytes of `b` (an aligned `__m512i`); registers
+    // otherwise; the caller enables AVX-512 F and VPCLMULQDQ.
+    unsafe {
+        core::arch::asm!(
+            "vpclmulqdq {out}, {a}, zmmword ptr [{b}], {imm}",
+            out = lateout(zmm_reg) out,
+            a = in(zmm_reg) a,
+            b = in(reg) b,
+            imm = const IMM,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    out
 }
 
 /// `vpclmulqdq` of `a` with the 32 bytes at `b`, read by the instruction.
@@ -1327,8 +1399,18 @@ impl<const NR: usize> Schedule<NR> {
     /// the tail. `PUBLIC`: the counter's value is public, as in
     /// [`Self::ctr32`].
     ///
+    /// With `lengths` (the message's length block), the pass finishes the
+    /// message: it takes the tail too, hashes the length block last, and
+    /// returns `data.len()`. Where the 512-bit pass ran, a tail of more than
+    /// [`FINAL_CHUNK_FROM`] bytes goes through one more 256-byte chunk under
+    /// a mask ([`Self::final_ctr_zmm`], [`Sixteen::absorb_final`]) rather
+    /// than a 128-byte chunk of the 256-bit pass and then `short.rs`'s
+    /// `stitched_tail`: one chain of AES rounds and one reduction where
+    /// there were two of each.
+    ///
     /// # Safety
     /// The CPU must support the enabled features.
+    #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
     pub(super) unsafe fn ctr_stitched_wide<const BE: bool, const PUBLIC: bool>(
         &self,
@@ -1338,6 +1420,7 @@ impl<const NR: usize> Schedule<NR> {
         powers: &Powers,
         mode: Stitch,
         keys: Option<&Keys512<NR>>,
+        lengths: Option<__m128i>,
     ) -> usize {
         if data.len() >= ALIGN_FROM && data.as_ptr() as usize % 32 == 16 {
             let (first, rest) = data.split_at_mut(16);
@@ -1346,17 +1429,35 @@ impl<const NR: usize> Schedule<NR> {
             unsafe { self.stitched_block(counter, first, state, powers, mode) };
             let next = counter_after::<BE>(counter, 16);
             return 16
-                + unsafe { self.ctr_stitched_wide::<BE, PUBLIC>(&next, rest, state, powers, mode, keys) };
+                + unsafe {
+                    self.ctr_stitched_wide::<BE, PUBLIC>(&next, rest, state, powers, mode, keys, lengths)
+                };
         }
         let mut done = 0;
         let mut next = *counter;
         if self.features.zmm() && data.len() >= ZMM_FROM {
             // SAFETY: `zmm` proves AVX-512 F, BW and VL besides.
-            done = unsafe { self.ctr_stitched_zmm::<BE, PUBLIC>(counter, data, state, powers, mode, keys) };
+            let finished;
+            (done, finished) = unsafe {
+                self.ctr_stitched_zmm::<BE, PUBLIC>(counter, data, state, powers, mode, keys, lengths)
+            };
+            if finished {
+                return done;
+            }
             next = counter_after::<BE>(counter, done);
         }
         // SAFETY: same features.
-        done + unsafe { self.ctr_stitched_ymm::<BE, PUBLIC>(&next, &mut data[done..], state, powers, mode) }
+        done += unsafe { self.ctr_stitched_ymm::<BE, PUBLIC>(&next, &mut data[done..], state, powers, mode) };
+        if let Some(len) = lengths {
+            let c = counter_after::<BE>(counter, done);
+            // SAFETY: same features; 16 readable bytes in the counter.
+            *state = unsafe {
+                let c = _mm_loadu_si128(c.as_ptr().cast());
+                super::short::stitched_tail::<NR>(&self.rk, c, &mut data[done..], *state, powers, len, mode)
+            };
+            done = data.len();
+        }
+        done
     }
 
     /// [`Self::ctr_stitched_wide`] on 256-bit registers.
@@ -1428,11 +1529,14 @@ impl<const NR: usize> Schedule<NR> {
     /// [`polyval_chunks_zmm`] (four blocks per `vpclmulqdq`, which on Zen 4
     /// issues as often as a 256-bit one), the four products between the
     /// first rounds. A pass that hashes its output hashes one chunk (256
-    /// bytes) behind CTR. Returns the bytes processed; the caller goes on
-    /// from counter + bytes / 16.
+    /// bytes) behind CTR. Returns the bytes processed, and whether the pass
+    /// finished the message (with `lengths`, when its tail was long enough
+    /// for [`Self::final_ctr_zmm`]: the length block absorbed too);
+    /// otherwise the caller goes on from counter + bytes / 16.
     ///
     /// # Safety
     /// The CPU must support the enabled features.
+    #[allow(clippy::too_many_arguments)]
     #[target_feature(
         enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
     )]
@@ -1444,10 +1548,11 @@ impl<const NR: usize> Schedule<NR> {
         powers: &Powers,
         mode: Stitch,
         keys: Option<&Keys512<NR>>,
-    ) -> usize {
+        lengths: Option<__m128i>,
+    ) -> (usize, bool) {
         let chunks = data.len() / 256;
         if chunks == 0 {
-            return 0;
+            return (0, false);
         }
         let mut built;
         let keys = match keys {
@@ -1463,19 +1568,22 @@ impl<const NR: usize> Schedule<NR> {
         // SAFETY (both): as this function's contract.
         unsafe {
             match keys {
-                Some(keys) => {
-                    self.stitched_zmm_chunks::<BE, PUBLIC, _>(keys, counter, data, state, powers, mode)
-                }
-                None => self.stitched_zmm_chunks::<BE, PUBLIC, _>(self, counter, data, state, powers, mode),
+                Some(keys) => self
+                    .stitched_zmm_chunks::<BE, PUBLIC, _>(keys, counter, data, state, powers, mode, lengths),
+                None => self
+                    .stitched_zmm_chunks::<BE, PUBLIC, _>(self, counter, data, state, powers, mode, lengths),
             }
         }
     }
 
     /// [`Self::ctr_stitched_zmm`]'s loop over the whole chunks, the round
-    /// keys read from `keys`.
+    /// keys read from `keys`; with `lengths`, the message's tail and its
+    /// length block as well when the tail is long enough (see
+    /// [`Self::ctr_stitched_zmm`]).
     ///
     /// # Safety
     /// The CPU must support the enabled features.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     #[target_feature(
         enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -1488,7 +1596,8 @@ impl<const NR: usize> Schedule<NR> {
         state: &mut __m128i,
         powers: &Powers,
         mode: Stitch,
-    ) -> usize {
+        lengths: Option<__m128i>,
+    ) -> (usize, bool) {
         let chunks = data.len() / 256;
         let hash_output = mode.hashes_output();
         let reversed = mode.reversed();
@@ -1511,6 +1620,16 @@ impl<const NR: usize> Schedule<NR> {
                 };
             }
         }
+        // A tail past FINAL_CHUNK_FROM, when finishing: its CTR first,
+        // which does not wait for the hash below.
+        let rest = data.len() - 256 * chunks;
+        let last = match lengths {
+            // SAFETY: the `rest` bytes after the whole chunks lie inside `data`.
+            Some(_) if rest > FINAL_CHUNK_FROM => {
+                Some(unsafe { self.final_ctr_zmm(keys, counters.next(), p.add(256 * chunks), rest, mode) })
+            }
+            _ => None,
+        };
         if hash_output && chunks > 0 {
             // SAFETY: the last chunk, not yet hashed, lies inside `data`.
             s = unsafe {
@@ -1518,8 +1637,73 @@ impl<const NR: usize> Schedule<NR> {
                 if reversed { sixteen.absorb::<true>(s, last) } else { sixteen.absorb::<false>(s, last) }
             };
         }
-        *state = s;
-        chunks * 256
+        let (Some(len), Some(x)) = (lengths, last) else {
+            *state = s;
+            return (chunks * 256, false);
+        };
+        *state = sixteen.absorb_final(s, x, rest.div_ceil(16), len);
+        (data.len(), true)
+    }
+
+    /// CTR of the last `n` bytes of a message (177 to 255) at `p`, in place,
+    /// as one 256-byte chunk under a mask (counter blocks `b`): the bytes
+    /// past `n` are neither read nor written. Returns the blocks the pass
+    /// hashes (output or input, by `mode`; byte-reversed for GCM), zero past
+    /// `n` as POLYVAL pads them, for [`Sixteen::absorb_final`].
+    ///
+    /// # Safety
+    /// `p` must point to `n` bytes that may be read and written; the CPU
+    /// must support the enabled features.
+    #[inline]
+    #[target_feature(
+        enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+    )]
+    unsafe fn final_ctr_zmm<K: ZmmKeys>(
+        &self,
+        keys: &K,
+        mut b: [__m512i; 4],
+        p: *mut u8,
+        n: usize,
+        mode: Stitch,
+    ) -> [__m512i; 4] {
+        debug_assert!((FINAL_CHUNK_FROM + 1..256).contains(&n));
+        // Register q's bytes inside the message.
+        let mask = |q: usize| -> __mmask64 {
+            match n.saturating_sub(64 * q) {
+                0 => 0,
+                have if have >= 64 => !0,
+                have => (1 << have) - 1,
+            }
+        };
+        // A masked load or store touches only the bytes its mask selects (the
+        // others may lie past the end of the buffer: the address is formed
+        // with `wrapping_add` and never used for them).
+        // SAFETY: the selected bytes lie inside the `n` bytes at `p`.
+        let input: [__m512i; 4] = core::array::from_fn(|q| unsafe {
+            _mm512_maskz_loadu_epi8(mask(q), p.wrapping_add(64 * q).cast())
+        });
+        // SAFETY (the three): this function enables AVX-512 F and VAES.
+        unsafe { keys.first(&mut b) };
+        for r in 1..NR {
+            unsafe { keys.middle(&mut b, r) };
+        }
+        unsafe { keys.last(&mut b) };
+        let reverse4 = _mm512_broadcast_i32x4(byte_reverse_mask());
+        core::array::from_fn(|q| {
+            // The key stream past `n` never leaves the register: zeroed here.
+            let out = _mm512_maskz_mov_epi8(mask(q), _mm512_xor_si512(b[q], input[q]));
+            // SAFETY: as the loads. (A masked store costs more than a plain
+            // one: registers wholly inside the tail take a plain one.)
+            unsafe {
+                match mask(q) {
+                    0 => {}
+                    m if m == !0 => _mm512_storeu_si512(p.add(64 * q).cast(), out),
+                    m => _mm512_mask_storeu_epi8(p.wrapping_add(64 * q).cast(), m, out),
+                }
+            }
+            let x = if mode.hashes_output() { out } else { input[q] };
+            if mode.reversed() { _mm512_shuffle_epi8(x, reverse4) } else { x }
+        })
     }
 
     /// CTR of the 256-byte chunk at `chunk` (in place; counter blocks `b`,
@@ -1720,7 +1904,7 @@ mod tests {
             if mode == super::super::stitched::Stitch::SivOpen {
                 (
                     n.ctr_stitched::<false>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_wide::<false, false>(counter, data.1, s.1, powers, mode, None),
+                    w.ctr_stitched_wide::<false, false>(counter, data.1, s.1, powers, mode, None, None),
                 )
             } else if public {
                 // As AES-GCM runs it: with the key's broadcast round keys
@@ -1732,12 +1916,20 @@ mod tests {
                 }
                 (
                     n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_wide::<true, true>(counter, data.1, s.1, powers, mode, keys.as_ref()),
+                    w.ctr_stitched_wide::<true, true>(
+                        counter,
+                        data.1,
+                        s.1,
+                        powers,
+                        mode,
+                        keys.as_ref(),
+                        None,
+                    ),
                 )
             } else {
                 (
                     n.ctr_stitched::<true>(counter, data.0, s.0, powers, mode),
-                    w.ctr_stitched_wide::<true, false>(counter, data.1, s.1, powers, mode, None),
+                    w.ctr_stitched_wide::<true, false>(counter, data.1, s.1, powers, mode, None, None),
                 )
             }
         }
