@@ -310,7 +310,9 @@ fn no_key_schedule_or_hash_key_is_left_on_the_stack() {
             let cipher = Box::new(Siv::new(&key, backend));
             // Every block count of the short kernels, both sides of the
             // boundary to the long kernel, and long messages with a tail.
-            for len in [0, 1, 16, 32, 48, 64, 80, 96, 100, 112, 128, 129, 300, 1024, 1500, 4100, 17_000, 17_100] {
+            for len in
+                [0, 1, 16, 32, 48, 64, 80, 96, 100, 112, 128, 129, 300, 1024, 1500, 4100, 17_000, 17_100]
+            {
                 for aad_len in [0, 20, 128] {
                     let aad = pattern(aad_len, 1);
                     let mut buf = pattern(len, 2);
