@@ -106,17 +106,12 @@ fn backends_agree_at_boundary_lengths_and_misalignments() {
 }
 
 /// Where the CPU has AVX-512, a message of 1 KiB or more ends inside the
-/// 512-bit pass (a tail of 128 to 255 bytes as one more chunk under a mask,
-/// see `backends.rs`): every tail length after four chunks, the boundary ones
-/// after eight and more, seal and open against the oracle.
+/// 512-bit pass (a tail of more than 176 bytes as one more chunk under a
+/// mask, see `backends.rs`): [`common::wide_tail_lengths`], seal and open
+/// against the oracle.
 #[test]
 fn backends_agree_at_every_tail_of_the_wide_passes() {
-    let lengths = (1024..=1300).chain(
-        [127, 128, 129, 143, 144, 200, 239, 240, 241, 254, 255]
-            .iter()
-            .flat_map(|r| [2048 + r, 8192 + r, 33024 + r]),
-    );
-    let lengths: Vec<usize> = lengths.collect();
+    let lengths = common::wide_tail_lengths();
     for key_len in [16, 32] {
         let key = pattern(key_len, 7);
         for &len in &lengths {

@@ -213,6 +213,21 @@ impl Siv {
     }
 }
 
+/// Message lengths that end inside the 512-bit passes (CPUs with AVX-512)
+/// with every tail: each length after four whole 256-byte chunks (1024 to
+/// 1300 bytes), and the tails at the boundaries of the masked last chunk
+/// (more than 176 bytes; from 241, sixteen blocks, no room is left for the
+/// length block) after 8, 32 and 129 chunks.
+pub fn wide_tail_lengths() -> Vec<usize> {
+    (1024..=1300)
+        .chain(
+            [127, 128, 129, 143, 144, 176, 177, 200, 239, 240, 241, 254, 255]
+                .iter()
+                .flat_map(|r| [2048 + r, 8192 + r, 33024 + r]),
+        )
+        .collect()
+}
+
 /// A deterministic byte pattern for bulk tests.
 pub fn pattern(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8).collect()
