@@ -267,21 +267,7 @@ pub(super) fn absorb_padded_as<const REVERSED: bool>(
     // the count at run time they went through an array in memory, built and
     // wiped: 1500-byte messages spent about 100 cycles more on their last 92
     // bytes than 1536-byte ones on their last 256.)
-    macro_rules! rest {
-        ($b:literal) => {
-            absorb_rest::<REVERSED, $b>(s, powers, rest, last)
-        };
-    }
-    match rest.len().div_ceil(16) {
-        1 => rest!(1),
-        2 => rest!(2),
-        3 => rest!(3),
-        4 => rest!(4),
-        5 => rest!(5),
-        6 => rest!(6),
-        7 => rest!(7),
-        _ => rest!(8),
-    }
+    by_blocks!(rest.len(), B => absorb_rest::<REVERSED, B>(s, powers, rest, last))
 }
 
 /// [`absorb_padded_as`]'s last step: the `B` blocks of `rest` (the last

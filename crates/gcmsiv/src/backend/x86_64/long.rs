@@ -26,6 +26,7 @@ use super::short::{
     tag_input, to_block, verdict_block,
 };
 use super::stitched::Stitch;
+use super::vaes::{Keys512, counter_after};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 
@@ -100,36 +101,14 @@ impl<const NR: usize> Schedule<NR> {
         let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: self.features };
         expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
         let powers = Powers::new(h);
-        let mut s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
+        let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         // SAFETY: 16 readable bytes.
         let counter = to_block(counter0(unsafe { _mm_loadu_si128(tag.as_ptr().cast()) }));
         let lengths = super::short::lengths(aad.len(), data.len());
-        if self.features.wide() {
-            // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
-            // besides (`Features::detect_wide`). With the length block, the
-            // pass takes the tail too.
-            unsafe {
-                let mode = Stitch::SivOpen;
-                key.ctr_stitched_wide::<false, false>(
-                    &counter,
-                    data,
-                    &mut s,
-                    &powers,
-                    mode,
-                    None,
-                    Some(lengths),
-                )
-            };
-        } else {
-            // SAFETY: same features.
-            let done = unsafe { key.ctr_stitched::<false>(&counter, data, &mut s, &powers, Stitch::SivOpen) };
-            let tail_counter = crate::backend::counter_add_le32(&counter, (done / 16) as u32);
-            // SAFETY: same features; 16 readable bytes in the counter.
-            s = unsafe {
-                let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
-                stitched_tail::<NR>(&key.rk, c, &mut data[done..], s, &powers, lengths, Stitch::SivOpen)
-            };
-        }
+        // SAFETY: same features.
+        let s = unsafe {
+            key.stitched_message::<false, false>(&counter, data, s, &powers, Stitch::SivOpen, None, lengths)
+        };
         // SAFETY: 16 readable bytes.
         let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
         verdict_block(received, decrypt::<NR>(received, &key.rk), tag_input(s, nonce))
@@ -161,35 +140,54 @@ impl<const NR: usize> Schedule<NR> {
         let mut mask = [gcm_counter(iv, 0)];
         // SAFETY: this function enables AES-NI.
         unsafe { encrypt::<NR, 1>(&mut mask, &self.rk) };
-        let mut s = absorb_padded_as::<true>(_mm_setzero_si128(), powers, aad, None);
+        let s = absorb_padded_as::<true>(_mm_setzero_si128(), powers, aad, None);
         let counter = to_block(gcm_counter(iv, 1));
         let mode = if OPEN { Stitch::GcmOpen } else { Stitch::GcmSeal };
         let lengths = gcm_lengths(aad.len(), data.len());
+        // SAFETY: same features.
+        let s = unsafe {
+            self.stitched_message::<true, true>(&counter, data, s, powers, mode, table.keys(), lengths)
+        };
+        gcm_tag(mask[0], s)
+    }
+
+    /// CTR over the whole message `data` from `counter` with the hash
+    /// stitched in (`mode`), its tail and the length block `lengths`
+    /// included: S from `s`. The 256- and 512-bit passes finish the message
+    /// themselves ([`Self::ctr_stitched_wide`]); after the 128-bit one, the
+    /// tail is fused here ([`stitched_tail`]). `BE`, `PUBLIC` and `keys` as
+    /// in [`Self::ctr_stitched_wide`].
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+    unsafe fn stitched_message<const BE: bool, const PUBLIC: bool>(
+        &self,
+        counter: &Block,
+        data: &mut [u8],
+        mut s: __m128i,
+        powers: &Powers,
+        mode: Stitch,
+        keys: Option<&Keys512<NR>>,
+        lengths: __m128i,
+    ) -> __m128i {
         if self.features.wide() {
             // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
-            // besides (`Features::detect_wide`). With the length block, the
-            // pass takes the tail too.
+            // besides (`Features::detect_wide`).
             unsafe {
-                self.ctr_stitched_wide::<true, true>(
-                    &counter,
-                    data,
-                    &mut s,
-                    powers,
-                    mode,
-                    table.keys(),
-                    Some(lengths),
-                )
+                self.ctr_stitched_wide::<BE, PUBLIC>(counter, data, &mut s, powers, mode, keys, Some(lengths))
             };
-        } else {
-            // SAFETY: same features.
-            let done = unsafe { self.ctr_stitched::<true>(&counter, data, &mut s, powers, mode) };
-            let tail_counter = crate::backend::counter_add_be32(&counter, (done / 16) as u32);
-            // SAFETY: same features; 16 readable bytes in the counter.
-            s = unsafe {
-                let c = _mm_loadu_si128(tail_counter.as_ptr().cast());
-                stitched_tail::<NR>(&self.rk, c, &mut data[done..], s, powers, lengths, mode)
-            };
+            return s;
         }
-        gcm_tag(mask[0], s)
+        // SAFETY: same features.
+        let done = unsafe { self.ctr_stitched::<BE>(counter, data, &mut s, powers, mode) };
+        let c = counter_after::<BE>(counter, done);
+        // SAFETY: same features; 16 readable bytes in the counter.
+        unsafe {
+            let c = _mm_loadu_si128(c.as_ptr().cast());
+            stitched_tail::<NR>(&self.rk, c, &mut data[done..], s, powers, lengths, mode)
+        }
     }
 }

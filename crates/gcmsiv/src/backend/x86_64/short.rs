@@ -318,33 +318,6 @@ fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) -> [__m128i
     out
 }
 
-/// Evaluates `$e` with `$b` a constant: the number of blocks of `$len` bytes
-/// (1..=8, [`SHORT_MAX`] / 16; `$len` not zero). One instance per block
-/// count, so the CTR blocks of each stay in registers, side by side.
-macro_rules! by_blocks {
-    ($len:expr, $b:ident => $e:expr) => {
-        by_blocks!($len, $b, _B1 => $e)
-    };
-    // `$b1` is `$b` + 1 (GCM's kernels: the blocks and J0's).
-    ($len:expr, $b:ident, $b1:ident => $e:expr) => {
-        match $len.div_ceil(16) {
-            1 => { const $b: usize = 1; #[allow(dead_code)] const $b1: usize = 2; $e }
-            2 => { const $b: usize = 2; #[allow(dead_code)] const $b1: usize = 3; $e }
-            3 => { const $b: usize = 3; #[allow(dead_code)] const $b1: usize = 4; $e }
-            4 => { const $b: usize = 4; #[allow(dead_code)] const $b1: usize = 5; $e }
-            5 => { const $b: usize = 5; #[allow(dead_code)] const $b1: usize = 6; $e }
-            6 => { const $b: usize = 6; #[allow(dead_code)] const $b1: usize = 7; $e }
-            7 => { const $b: usize = 7; #[allow(dead_code)] const $b1: usize = 8; $e }
-            8 => { const $b: usize = 8; #[allow(dead_code)] const $b1: usize = 9; $e }
-            // An empty or over-long message here would have the kernel read
-            // and write blocks that are not there: every caller rules both
-            // out first, and this keeps it so.
-            n => unreachable!("by_blocks: {n} blocks"),
-        }
-    };
-}
-const _: () = assert!(SHORT_MAX == 16 * 8);
-
 /// Encryption's CTR: `B` blocks from the tag under the finished schedule.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]

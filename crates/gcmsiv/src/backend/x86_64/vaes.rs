@@ -385,7 +385,7 @@ impl<const NR: usize> Schedule<NR> {
 /// `counter` advanced past `bytes` (whole blocks) of CTR, in the counter's
 /// own convention.
 #[inline]
-fn counter_after<const BE: bool>(counter: &Block, bytes: usize) -> Block {
+pub(super) fn counter_after<const BE: bool>(counter: &Block, bytes: usize) -> Block {
     let n = (bytes / 16) as u32;
     if BE {
         crate::backend::counter_add_be32(counter, n)
