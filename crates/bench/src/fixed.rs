@@ -24,9 +24,9 @@ use crate::peers::{self, Impl, Op};
 use core::arch::x86_64::*;
 
 /// Sizes of the fitted line: where an open runs one 512-bit pass with
-/// broadcast round keys (from 8 KiB, `KEYS512_FROM` in the library) and never
-/// takes a misaligned buffer's first block apart (from 32 KiB, `ALIGN_FROM`),
-/// so that every point takes the same code path.
+/// broadcast round keys (from 8 KiB, `KEYS512_FROM` in the library) and
+/// takes a misaligned buffer's first block apart (from 8 KiB as well,
+/// `ALIGN_FROM`), so that every point takes the same code path.
 const FIT_SIZES: [usize; 5] = [8192, 12288, 16384, 20480, 24576];
 
 /// Samples per size and implementation; each the mean of `CALLS` calls.

@@ -82,7 +82,7 @@ fn backends_agree_at_every_offset_of_large_messages() {
     let all = backends();
     for key_len in [16, 32] {
         let key = pattern(key_len, 6);
-        for len in [32768, 32784, 33008, 65636, (1 << 20) + 48] {
+        for len in [8176, 8192, 8208, 8432, 32768, 32784, 33008, 65636, (1 << 20) + 48] {
             let pt = pattern(len, 8);
             let nonce: [u8; 12] = pattern(12, len as u8).try_into().unwrap();
             let portable = (len <= 65636)

@@ -532,17 +532,20 @@ const ZMM_FROM: usize = 1024;
 
 /// Inputs at least this long take their first block on its own when that
 /// puts the rest of a stitched pass on 32-byte boundaries
-/// ([`Schedule::ctr_stitched_wide`]). Every heap buffer of 128 KiB or more
-/// starts 16 bytes past a 64-byte boundary (the allocator's header before a
-/// mapped block), and there the passes ran 2-5% slower than aligned: cycles
-/// 16 or 48 bytes off against 0 or 32 bytes off, best of 300-3000 calls,
-/// medians of four alternating runs, at 64 KiB and 1 MiB: GCM seal 1.05 ->
-/// 1.00-1.01, GCM-SIV open 1.02-1.03 -> 1.00-1.01, GCM open 1.02-1.03 ->
-/// 1.00-1.01; at 32 KiB GCM seals 1.055 -> 1.03, GCM-SIV opens unchanged.
-/// Below, the tail it leaves (240 bytes past the last whole chunk, through
-/// the narrower passes) costs more than it saves: 4 KiB opens 16 bytes off
-/// 1066 -> 1196 cycles.
-const ALIGN_FROM: usize = 32 * 1024;
+/// ([`Schedule::ctr_stitched_wide`]). A heap buffer starts on a 16-byte
+/// boundary, and half of them 16 bytes past a 32-byte one (every buffer of
+/// 128 KiB or more does: the allocator's header before a mapped block);
+/// there the passes ran 2-5% slower than aligned (cycles 16 or 48 bytes off
+/// against 0 or 32 bytes off, best of 300-3000 calls, medians of four
+/// alternating runs, at 64 KiB and 1 MiB: GCM seal 1.05 -> 1.00-1.01,
+/// GCM-SIV open 1.02-1.03 -> 1.00-1.01, GCM open 1.02-1.03 -> 1.00-1.01).
+/// The first block apart leaves a tail of 240 bytes past the last whole
+/// chunk, which since the 512-bit pass finishes such tails as one masked
+/// chunk costs less than the misalignment from 8 KiB: on buffers 16 or 48
+/// bytes off a 64-byte boundary, 16 KiB GCM-SIV opens 3-5% and GCM seals 5-6%
+/// fewer cycles than with the earlier 32 KiB, 8 KiB 0-5% (GCM opens the same
+/// within 2%); at 4 KiB it cost up to 1% more.
+const ALIGN_FROM: usize = 8 * 1024;
 
 /// A 512-bit pass that finishes a message (see [`Schedule::ctr_stitched_wide`])
 /// takes a tail longer than this as one more chunk under a mask. Shorter
