@@ -1980,13 +1980,16 @@ mod tests {
                     0, 127, 128, 129, 256, 300, 1023, 1024, 1100, 1280, 1536, 4095, 4096, 4097, 4224, 4352,
                     4480, 5000, 8191, 9000, 16384, 17000,
                 ] {
-                    // On 64-byte boundaries: from `ALIGN_FROM`, the wide pass
-                    // takes a misaligned buffer's first block apart and so
-                    // processes other bytes than the narrow one (the offset
-                    // tests in `tests/backends.rs` and `tests/gcm.rs` cover
-                    // that path, whole messages against other backends).
-                    let (mut store_a, mut store_b) = (std::vec![0u8; len + 64], std::vec![0u8; len + 64]);
-                    let (oa, ob) = (store_a.as_ptr().align_offset(64), store_b.as_ptr().align_offset(64));
+                    // 16 bytes past a 64-byte boundary below `ALIGN_FROM`, on
+                    // one from it: there the wide pass takes a buffer 16
+                    // bytes off apart and so processes other bytes than the
+                    // narrow one (the offset tests in `tests/backends.rs` and
+                    // `tests/gcm.rs` cover that path, whole messages against
+                    // other backends).
+                    let off = if len < super::ALIGN_FROM { 16 } else { 0 };
+                    let (mut store_a, mut store_b) = (std::vec![0u8; len + 80], std::vec![0u8; len + 80]);
+                    let oa = store_a.as_ptr().align_offset(64) + off;
+                    let ob = store_b.as_ptr().align_offset(64) + off;
                     let (a, b) = (&mut store_a[oa..oa + len], &mut store_b[ob..ob + len]);
                     a.copy_from_slice(&data[..len]);
                     b.copy_from_slice(&data[..len]);
