@@ -20,11 +20,11 @@
 //! length and to every vector file. The round keys live in a [`Schedule`],
 //! which wipes itself when dropped.
 
-use super::aesni::{GcmTable, Schedule, load_opaque};
+use super::aesni::{GcmTable, Schedule};
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
-    counter0, decrypt, encrypt, expand_riding, gcm_counter, gcm_lengths, gcm_tag, seal_tail, stitched_tail,
-    tag_input, to_block, verdict_block,
+    counter0, decrypt, encrypt, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag, seal_tail,
+    stitched_tail, tag_input, to_block, verdict_block,
 };
 use super::stitched::Stitch;
 use super::vaes::{Keys512, counter_after};
@@ -71,9 +71,8 @@ impl<const NR: usize> Schedule<NR> {
         // work behind them instead (fastest of 15 alternating runs: 1 KiB
         // 757 -> 728 cycles on `aesni-clmul`, 517 -> 481 on `aesni-vaes`;
         // 256 B 344 -> 315; AES-256 878 -> 829, 601 -> 552, 396 -> 351).
-        let k = [load_opaque(&key.rk[0]), load_opaque(&key.rk[1])];
         let mut tag = [tag_input(s, nonce)];
-        expand_riding::<NR, 1>(k, &mut key.rk, &mut tag);
+        expand_parked::<NR, 1>(&mut key.rk, &mut tag);
         let counter = to_block(counter0(tag[0]));
         // The whole 128-byte chunks through the bulk passes, the rest (less
         // than a chunk) in registers.

@@ -186,6 +186,17 @@ pub(super) fn expand_riding<const NR: usize, const B: usize>(
     }
 }
 
+/// [`expand_riding`] of a record key that waited in `rk[0..2]` (the seals
+/// park it there, in wiped memory, while POLYVAL runs): reloaded opaquely,
+/// so that the compiler does not keep the copy it stored in registers
+/// across the hash and spill them.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn expand_parked<const NR: usize, const B: usize>(rk: &mut RoundKeys, riders: &mut [__m128i; B]) {
+    let k = [load_opaque(&rk[0]), load_opaque(&rk[1])];
+    expand_riding::<NR, B>(k, rk, riders);
+}
+
 /// POLYVAL(H, AAD padded, message padded, length block) by Horner's rule.
 ///
 /// # Safety
@@ -564,8 +575,7 @@ impl<const NR: usize> Schedule<NR> {
             unsafe { polyval_one(h, aad, data) }
         };
         let mut tag = [tag_input(s, nonce)];
-        let k = [load_opaque(&rk[0]), load_opaque(&rk[1])];
-        expand_riding::<NR, 1>(k, &mut rk, &mut tag);
+        expand_parked::<NR, 1>(&mut rk, &mut tag);
         if !data.is_empty() {
             by_blocks!(data.len(), B => seal_ctr::<NR, B>(&rk, tag[0], data));
         }
