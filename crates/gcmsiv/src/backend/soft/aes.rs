@@ -57,7 +57,7 @@ fn unpack(s: &State, blocks: &mut [Block]) {
     }
 }
 
-/// Product in GF(2^8) = GF(2)[x]/(x^8 + x^4 + x^3 + x + 1), 64 lanes at once.
+/// Product in GF(2^8) = GF(2)\[x\]/(x^8 + x^4 + x^3 + x + 1), 64 lanes at once.
 #[inline(always)]
 fn gf_mul(a: &State, b: &State) -> State {
     let mut c = [0u64; 15];

@@ -6,6 +6,7 @@ use super::super::Block;
 use super::clmul::Powers;
 use super::group::LaneKeyMemory;
 use super::partial::{load_partial, store_partial};
+use super::short;
 use super::stitched::Stitch;
 use super::vaes::Keys512;
 use super::{Features, Polyval};
@@ -747,7 +748,7 @@ macro_rules! aesni_aes {
                 // SAFETY (both): a schedule holds the Features proof; lengths
                 // checked for the short kernel.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.seal_one::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
+                    unsafe { short::seal_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
                 } else {
                     unsafe { self.seal_long::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
                 })
@@ -761,7 +762,7 @@ macro_rules! aesni_aes {
             ) -> Option<Block> {
                 // SAFETY (both): as in `seal_short`.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.open_one::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
+                    unsafe { short::open_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 } else {
                     unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
                 })
@@ -776,7 +777,7 @@ macro_rules! aesni_aes {
                 // SAFETY (both): a schedule holds the Features proof; lengths
                 // checked for the short kernel.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
-                    unsafe { self.gcm_one::<OPEN>(&table.powers, iv, aad, data) }
+                    unsafe { short::gcm_one::<$nr, OPEN>(self, &table.powers, iv, aad, data) }
                 } else {
                     unsafe { self.gcm_long::<OPEN>(table, iv, aad, data) }
                 })

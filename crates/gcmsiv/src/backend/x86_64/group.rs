@@ -12,7 +12,7 @@
 //! multiplications interleaved), the tags, and CTR one block of every lane at
 //! a time.
 //! Round keys live in one stack array, one row per lane, and the AES rounds
-//! under per-lane keys read them straight from it (see [`lanes4!`]).
+//! under per-lane keys read them straight from it (see `lanes4!`).
 //!
 //! Like `short.rs`, this spells out the mode's steps for speed alone; the tests
 //! hold batches to the step-by-step path at every length up to

@@ -23,8 +23,8 @@
 use super::aesni::{GcmTable, Schedule};
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
 use super::short::{
-    counter0, decrypt, encrypt, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag, seal_tail,
-    stitched_tail, tag_input, to_block, verdict_block,
+    counter0, decrypt, derive_one, encrypt, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag,
+    seal_tail, stitched_tail, tag_input, to_block, verdict_block,
 };
 use super::stitched::Stitch;
 use super::vaes::{Keys512, counter_after};
@@ -43,7 +43,7 @@ impl<const NR: usize> Schedule<NR> {
         aad: &[u8],
         data: &mut [u8],
     ) -> Block {
-        let (h, k) = self.derive_one::<NB>(nonce);
+        let (h, k) = derive_one::<NR, NB>(self, nonce);
         // The record key waits for POLYVAL in the schedule (wiped when it
         // drops), not in registers: the calls below would spill it to the
         // stack. Expanded in place there: a local array moved into the
@@ -89,7 +89,7 @@ impl<const NR: usize> Schedule<NR> {
 
     /// Opens a message longer than the short kernel's (CTR from the received
     /// `tag`, POLYVAL stitched in) and returns
-    /// [`verdict_block`](super::short::verdict_block): `tag` itself exactly
+    /// [`verdict_block`]: `tag` itself exactly
     /// when it is authentic; the caller compares.
     ///
     /// Its first lines are [`Self::seal_long`]'s, but for the key expansion,
@@ -107,7 +107,7 @@ impl<const NR: usize> Schedule<NR> {
         data: &mut [u8],
         tag: &Block,
     ) -> Block {
-        let (h, k) = self.derive_one::<NB>(nonce);
+        let (h, k) = derive_one::<NR, NB>(self, nonce);
         let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: self.features };
         expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
         let powers = Powers::new(h);

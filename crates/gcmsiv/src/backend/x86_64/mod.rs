@@ -10,7 +10,9 @@
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
-//! [`Features::detect`] checks. The only way to reach them from safe code is
+//! [`Features::detect`] checks, and those only the `aesni-vaes` backend runs
+//! carry some of those [`Features::detect_wide`] checks besides (`vaes.rs`, and
+//! `short.rs`'s AVX kernels). The only way to reach them from safe code is
 //! through a type holding a [`Features`] value, which exists only after detection
 //! succeeded: that value is the proof each `// SAFETY:` comment names.
 

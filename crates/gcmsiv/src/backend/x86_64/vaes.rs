@@ -30,7 +30,7 @@
 //!
 //! Every function here carries `#[target_feature(enable = "aes,pclmulqdq,
 //! ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]`; callers reach it only through a
-//! [`Features`](super::Features) whose `wide` flag says detection found them.
+//! [`Features`] whose `wide` flag says detection found them.
 
 use super::Features;
 use super::aesni::{Schedule, byte_reverse_mask};
