@@ -31,6 +31,8 @@ cargo build -p gcmsiv --no-default-features
 
 step "rustdoc (warnings denied; the doc tests ran with the tests above)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --all-features --no-deps
+# The internals' docs too, so that their links to one another stay true.
+RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --no-deps --document-private-items
 
 step "Python package: fresh virtual environment, wheel, pytest"
 scripts/test-python.sh
