@@ -9,7 +9,7 @@ use super::partial::{load_partial, store_partial};
 use super::short;
 use super::stitched::Stitch;
 use super::vaes::Keys512;
-use super::{Features, Polyval};
+use super::{Features, Polyval, array};
 use crate::backend::{LaneLimits, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -319,7 +319,7 @@ pub(super) fn derivation_blocks<const N: usize>(nonce: &[u8; 12]) -> [__m128i; N
     b[4..].copy_from_slice(nonce);
     // SAFETY: b is 16 bytes.
     let base = unsafe { load(&b) };
-    core::array::from_fn(|i| _mm_insert_epi32::<0>(base, i as i32))
+    array(|i| _mm_insert_epi32::<0>(base, i as i32))
 }
 
 impl<const NR: usize> Schedule<NR> {
@@ -383,8 +383,7 @@ impl<const NR: usize> Schedule<NR> {
         let mut chunks = blocks.chunks_exact_mut(WIDTH);
         for chunk in &mut chunks {
             // SAFETY: each block is 16 readable and writable bytes.
-            let mut b: [__m128i; WIDTH] =
-                core::array::from_fn(|i| unsafe { _mm_loadu_si128(chunk[i].as_ptr().cast()) });
+            let mut b: [__m128i; WIDTH] = array(|i| unsafe { _mm_loadu_si128(chunk[i].as_ptr().cast()) });
             self.encrypt_n(&mut b);
             for (out, x) in chunk.iter_mut().zip(b) {
                 // SAFETY: as above.
@@ -398,8 +397,7 @@ impl<const NR: usize> Schedule<NR> {
                 if rest.len() >= $n {
                     let (now, later) = rest.split_at_mut($n);
                     // SAFETY: each block is 16 readable and writable bytes.
-                    let mut b: [__m128i; $n] =
-                        core::array::from_fn(|i| unsafe { _mm_loadu_si128(now[i].as_ptr().cast()) });
+                    let mut b: [__m128i; $n] = array(|i| unsafe { _mm_loadu_si128(now[i].as_ptr().cast()) });
                     self.encrypt_n(&mut b);
                     for (out, x) in now.iter_mut().zip(b) {
                         // SAFETY: as above.
@@ -460,7 +458,7 @@ impl<const NR: usize> Schedule<NR> {
         // other 96 bits alone.
         let mut next = 0i32;
         let mut counters = || {
-            let b: [__m128i; WIDTH] = core::array::from_fn(|k| {
+            let b: [__m128i; WIDTH] = array(|k| {
                 let c = _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0));
                 if BE { _mm_shuffle_epi8(c, reverse) } else { c }
             });
@@ -508,7 +506,7 @@ impl<const NR: usize> Schedule<NR> {
         tail: &mut [u8],
     ) {
         let base = _mm_add_epi32(ctr0, first);
-        let mut k: [__m128i; N] = core::array::from_fn(|i| {
+        let mut k: [__m128i; N] = array(|i| {
             let c = _mm_add_epi32(base, _mm_setr_epi32(i as i32, 0, 0, 0));
             if BE { _mm_shuffle_epi8(c, reverse) } else { c }
         });

@@ -2,9 +2,9 @@
 //! precomputed powers H^1..H^8, summed unreduced, then one Montgomery reduction.
 
 use super::super::Block;
-use super::Features;
 use super::aesni::byte_reverse_mask;
 use super::partial::load_padded;
+use super::{Features, array};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -49,7 +49,7 @@ impl Powers {
         let (h3, h4) = (dot(h2, h1), square(h2));
         let (h5, h6, h7, h8) = (dot(h3, h2), square(h3), dot(h4, h3), square(h4));
         let h = [h8, h7, h6, h5, h4, h3, h2, h1];
-        Powers { h, h_xor: h.map(|x| fold_halves(x)) }
+        Powers { h, h_xor: array(|i| fold_halves(h[i])) }
     }
 }
 
@@ -208,7 +208,7 @@ fn absorb_blocks<const REVERSED: bool>(
     let mut chunks = blocks.chunks_exact(16 * WIDTH);
     for chunk in &mut chunks {
         // A fixed-size array, so the eight products unroll.
-        let x: [__m128i; WIDTH] = core::array::from_fn(|k| load(&chunk[16 * k..]));
+        let x: [__m128i; WIDTH] = array(|k| load(&chunk[16 * k..]));
         *s = aggregate(*s, &x, powers);
     }
     let rest = chunks.remainder();
@@ -248,7 +248,7 @@ pub(super) fn absorb_padded_as<const REVERSED: bool>(
     for chunk in &mut chunks {
         // SAFETY: every chunk is whole 16-byte blocks.
         let x: [__m128i; WIDTH] =
-            core::array::from_fn(|k| order(unsafe { _mm_loadu_si128(chunk[16 * k..].as_ptr().cast()) }));
+            array(|k| order(unsafe { _mm_loadu_si128(chunk[16 * k..].as_ptr().cast()) }));
         s = aggregate(s, &x, powers);
     }
     let rest = chunks.remainder();

@@ -32,6 +32,7 @@
 //! left on the stack.
 
 use super::aesni::{RCON, Schedule, derivation_blocks};
+use super::array;
 use super::clmul::{clmul_at, dot, fold_halves, reduce_karatsuba};
 use super::partial::{load_padded, load_partial, store_partial};
 use super::short::{counter0, lengths, tag_input};
@@ -357,7 +358,7 @@ fn expand_lanes<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut
     const MAX_QUADS: usize = crate::backend::WIDE_GROUP / 4;
     debug_assert!(L.is_multiple_of(4) && L / 4 <= MAX_QUADS);
     let block = |b: usize| -> [[__m128i; 4]; MAX_QUADS] {
-        core::array::from_fn(|q| core::array::from_fn(|i| if 4 * q < L { k[4 * q + i][b] } else { k[0][b] }))
+        array(|q| array(|i| if 4 * q < L { k[4 * q + i][b] } else { k[0][b] }))
     };
     let (k0, k1) = (block(0), block(1));
     let put = |q: usize, r: usize, keys: [__m128i; 4]| {
@@ -395,7 +396,7 @@ fn ctr_lanes<const NR: usize, const L: usize>(
     let blocks = data.iter().map(|d| d.len().div_ceil(16)).max().unwrap_or(0);
     for j in 0..blocks {
         let step = _mm_setr_epi32(j as i32, 0, 0, 0);
-        let mut ks: [__m128i; L] = core::array::from_fn(|l| _mm_add_epi32(ctr0[l], step));
+        let mut ks: [__m128i; L] = array(|l| _mm_add_epi32(ctr0[l], step));
         encrypt_lanes::<NR, L>(&mut ks, rk);
         for (d, k) in data.iter_mut().zip(&ks) {
             xor_block(d, j, *k);
@@ -484,8 +485,8 @@ unsafe fn polyval_unequal<const L: usize>(
     msgs: &[&mut [u8]; L],
 ) -> [__m128i; L] {
     let mut s = [_mm_setzero_si128(); L];
-    let aad_blocks: [usize; L] = core::array::from_fn(|l| aads[l].len().div_ceil(16));
-    let counts: [usize; L] = core::array::from_fn(|l| aad_blocks[l] + msgs[l].len().div_ceil(16) + 1);
+    let aad_blocks: [usize; L] = array(|l| aads[l].len().div_ceil(16));
+    let counts: [usize; L] = array(|l| aad_blocks[l] + msgs[l].len().div_ceil(16) + 1);
     let most = counts.iter().copied().max().unwrap_or(0);
     for j in 0..most {
         for l in 0..L {
@@ -579,8 +580,8 @@ impl<'a, const L: usize, H: LaneHash<L>> GroupHash<'a, L, H> {
             lanes: unsafe { H::new(h) },
             // Raw pointers, not an array of slices: the slices cost 15% of
             // the whole batch (copies and bounds checks in the unrolled loop).
-            aad: core::array::from_fn(|l| aads[l].as_ptr()),
-            msg: core::array::from_fn(|l| msgs[l].as_ptr()),
+            aad: array(|l| aads[l].as_ptr()),
+            msg: array(|l| msgs[l].as_ptr()),
             a,
             m,
             done: 0,
@@ -673,7 +674,7 @@ impl<const L: usize> LaneHash<L> for Lanes<L> {
     #[inline(always)]
     unsafe fn new(h: &[__m128i; L]) -> Self {
         // SAFETY: as the caller's (SSE2 at least).
-        unsafe { Self { h: *h, hf: h.map(|h| fold_halves(h)), s: [_mm_setzero_si128(); L] } }
+        unsafe { Self { h: *h, hf: array(|l| fold_halves(h[l])), s: [_mm_setzero_si128(); L] } }
     }
 
     #[inline(always)]
@@ -735,12 +736,10 @@ impl<const NR: usize> Schedule<NR> {
         for c in (0..L).step_by(4) {
             // The blocks built in place, not copied into a zeroed array: on
             // this core every store costs a cycle of the one store port.
-            let blocks: [[__m128i; NB]; 4] = core::array::from_fn(|i| derivation_blocks::<NB>(nonces[c + i]));
-            let mut sixteen: [__m128i; 16] =
-                core::array::from_fn(|j| _mm_xor_si128(blocks[j / NB][j % NB], self.rk[0]));
-            let mut rest: [__m128i; 8] = core::array::from_fn(|j| {
-                if NB == 6 { blocks[(16 + j) / NB][(16 + j) % NB] } else { blocks[0][0] }
-            });
+            let blocks: [[__m128i; NB]; 4] = array(|i| derivation_blocks::<NB>(nonces[c + i]));
+            let mut sixteen: [__m128i; 16] = array(|j| _mm_xor_si128(blocks[j / NB][j % NB], self.rk[0]));
+            let mut rest: [__m128i; 8] =
+                array(|j| if NB == 6 { blocks[(16 + j) / NB][(16 + j) % NB] } else { blocks[0][0] });
             for key in &self.rk[1..NR] {
                 blocks16!("aesenc", &mut sixteen, key);
             }
@@ -875,9 +874,9 @@ impl<const NR: usize> Schedule<NR> {
             k.zeroize();
             let s = self.group_hash::<L, K>(&h, &aads, &data);
             h.zeroize();
-            let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
+            let mut t: [__m128i; L] = array(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
-            rk.ctr(&t.map(|t| counter0(t)), &mut data);
+            rk.ctr(&array(|l| counter0(t[l])), &mut data);
             blocks(&t)
         }
     }
@@ -901,14 +900,14 @@ impl<const NR: usize> Schedule<NR> {
             let mut h = [_mm_setzero_si128(); L];
             let mut k = [[_mm_setzero_si128(); 2]; L];
             self.derive_group::<NB, L>(&nonces, &mut h, &mut k);
-            let ctr0: [__m128i; L] = tags.each_ref().map(|t| counter0(_mm_loadu_si128(t.as_ptr().cast())));
+            let ctr0: [__m128i; L] = array(|l| counter0(_mm_loadu_si128(tags[l].as_ptr().cast())));
             let rk = K::place(keys);
             rk.expand(&k);
             k.zeroize();
             rk.ctr(&ctr0, &mut data);
             let s = self.group_hash::<L, K>(&h, &aads, &data);
             h.zeroize();
-            let mut t: [__m128i; L] = core::array::from_fn(|l| tag_input(s[l], nonces[l]));
+            let mut t: [__m128i; L] = array(|l| tag_input(s[l], nonces[l]));
             rk.encrypt(&mut t);
             blocks(&t)
         }

@@ -42,6 +42,7 @@ use super::aesni::{
     RCON, Schedule, aesdec_imc_at, aesdeclast_at, aesenc_at, aesenclast_at, derivation_blocks, load_opaque,
     prefix_xor, sub_rot_word, sub_word, xor_at,
 };
+use super::array;
 use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
 use super::partial::{load_padded, load_partial, store_partial};
 use super::stitched::Stitch;
@@ -301,7 +302,7 @@ macro_rules! kernels {
         #[target_feature(enable = $features)]
         fn counters<const B: usize>(tag: __m128i) -> [__m128i; B] {
             let ctr0 = counter0(tag);
-            core::array::from_fn(|j| _mm_add_epi32(ctr0, _mm_setr_epi32(j as i32, 0, 0, 0)))
+            array(|j| _mm_add_epi32(ctr0, _mm_setr_epi32(j as i32, 0, 0, 0)))
         }
 
         pub(crate) fn to_block(x: __m128i) -> Block {
@@ -466,7 +467,7 @@ macro_rules! kernels {
             let hash = |s: __m128i, blocks: [__m128i; B]| {
                 absorb_with_length(
                     s,
-                    if gcm { blocks.map(|c| _mm_shuffle_epi8(c, reverse)) } else { blocks },
+                    if gcm { array(|i| _mm_shuffle_epi8(blocks[i], reverse)) } else { blocks },
                     len,
                     powers,
                 )
@@ -477,13 +478,13 @@ macro_rules! kernels {
             let s = if mode.hashes_output() {
                 s
             } else {
-                hash(s, core::array::from_fn(|i| load_padded(&data[16 * i..data.len().min(16 * i + 16)])))
+                hash(s, array(|i| load_padded(&data[16 * i..data.len().min(16 * i + 16)])))
             };
             let output = if gcm {
                 // Byte-reversed, the big-endian counter is lane 0, little-endian:
                 // adding there wraps it modulo 2^32 and leaves the other 96 bits.
                 let base = _mm_shuffle_epi8(counter, reverse);
-                let mut ks: [__m128i; B] = core::array::from_fn(|j| {
+                let mut ks: [__m128i; B] = array(|j| {
                     _mm_shuffle_epi8(_mm_add_epi32(base, _mm_setr_epi32(j as i32, 0, 0, 0)), reverse)
                 });
                 // SAFETY: this function enables AES-NI.
@@ -509,8 +510,7 @@ macro_rules! kernels {
             counter: __m128i,
             data: &mut [u8],
         ) -> [__m128i; B] {
-            let mut ks: [__m128i; B] =
-                core::array::from_fn(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
+            let mut ks: [__m128i; B] = array(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
             // SAFETY: this function enables AES-NI.
             unsafe { encrypt::<NR, B>(&mut ks, rk) };
             xor_keystream(data, &ks)
@@ -748,17 +748,16 @@ macro_rules! kernels {
         ) -> Block {
             debug_assert!(B1 == B + 1 && data.len().div_ceil(16) == B);
             let opened = if OPEN {
-                let ct: [__m128i; B] =
-                    core::array::from_fn(|j| load_padded(&data[16 * j..data.len().min(16 * j + 16)]));
+                let ct: [__m128i; B] = array(|j| load_padded(&data[16 * j..data.len().min(16 * j + 16)]));
                 // SAFETY: this function enables the features.
                 Some(unsafe { ghash_short(powers, aad, &ct, data.len()) })
             } else {
                 None
             };
-            let mut blocks: [__m128i; B1] = core::array::from_fn(|j| gcm_counter(iv, j as u32));
+            let mut blocks: [__m128i; B1] = array(|j| gcm_counter(iv, j as u32));
             // SAFETY: this function enables AES-NI.
             unsafe { encrypt::<NR, B1>(&mut blocks, rk) };
-            let ks: [__m128i; B] = core::array::from_fn(|j| blocks[1 + j]);
+            let ks: [__m128i; B] = array(|j| blocks[1 + j]);
             let ct = if B == 0 { ks } else { xor_keystream(data, &ks) };
             let s = match opened {
                 Some(s) => s,

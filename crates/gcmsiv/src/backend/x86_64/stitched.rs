@@ -9,6 +9,7 @@
 //! so nothing spills. One reduction per chunk.
 
 use super::aesni::{Schedule, aesenc8, aesenclast8, byte_reverse_mask, xor8};
+use super::array;
 use super::clmul::{Powers, aggregate, clmul_at, fold_halves, reduce_karatsuba};
 use crate::backend::Block;
 use core::arch::x86_64::*;
@@ -99,7 +100,7 @@ impl<const NR: usize> Schedule<NR> {
         for c in chunks - lag..chunks {
             // SAFETY: a whole chunk inside `data`.
             let last = unsafe { base.add(c * CHUNK) };
-            let x: [__m128i; WIDTH] = core::array::from_fn(|j| {
+            let x: [__m128i; WIDTH] = array(|j| {
                 // SAFETY: block j of that chunk.
                 let b = unsafe { _mm_loadu_si128(last.add(16 * j).cast()) };
                 if reversed { _mm_shuffle_epi8(b, reverse) } else { b }
@@ -138,7 +139,7 @@ impl<const NR: usize> Schedule<NR> {
         // constant operand: one vector op per block rather than a move from a
         // general register and an add (the vector pipes are the bottleneck).
         let base = _mm_add_epi32(ctr, _mm_setr_epi32((c * WIDTH) as i32, 0, 0, 0));
-        let mut ks: [__m128i; WIDTH] = core::array::from_fn(|k| {
+        let mut ks: [__m128i; WIDTH] = array(|k| {
             let x = if k == 0 { base } else { _mm_add_epi32(base, _mm_setr_epi32(k as i32, 0, 0, 0)) };
             if BE { _mm_shuffle_epi8(x, reverse) } else { x }
         });

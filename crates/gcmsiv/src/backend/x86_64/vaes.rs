@@ -32,11 +32,11 @@
 //! ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]`; callers reach it only through a
 //! [`Features`] whose `wide` flag says detection found them.
 
-use super::Features;
 use super::aesni::{Schedule, byte_reverse_mask};
 use super::clmul::{Powers, reduce_karatsuba};
 use super::group::{LaneHash, LaneKeyMemory, LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
 use super::stitched::Stitch;
+use super::{Features, array};
 use crate::backend::{Block, WIDE_GROUP};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -133,12 +133,12 @@ fn chunk_counters<const BE: bool, const PUBLIC: bool>(
     let first = _mm256_add_epi32(base, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0));
     if BE && PUBLIC && _mm_cvtsi128_si32(_mm256_castsi256_si128(first)) as u8 as usize <= 256 - CHUNK_BLOCKS {
         let f = _mm256_shuffle_epi8(first, reverse2);
-        return core::array::from_fn(|k| {
+        return array(|k| {
             let d = (2 * k as i32) << 24;
             if k == 0 { f } else { _mm256_add_epi32(f, _mm256_setr_epi32(0, 0, 0, d, 0, 0, 0, d)) }
         });
     }
-    core::array::from_fn(|k| {
+    array(|k| {
         let x = if k == 0 {
             first
         } else {
@@ -414,7 +414,7 @@ fn counter_quad<const BE: bool>(counter: &Block) -> __m512i {
 fn chunk_counters_zmm<const BE: bool>(base: __m512i, c: usize) -> [__m512i; 4] {
     let reverse4 = _mm512_broadcast_i32x4(byte_reverse_mask());
     let first = _mm512_add_epi32(base, _mm512_set4_epi32(0, 0, 0, (16 * c) as i32));
-    core::array::from_fn(|k| {
+    array(|k| {
         let x = _mm512_add_epi32(first, _mm512_set4_epi32(0, 0, 0, 4 * k as i32));
         if BE { _mm512_shuffle_epi8(x, reverse4) } else { x }
     })
@@ -471,7 +471,7 @@ impl<const BE: bool, const PUBLIC: bool> ChunkCounters<BE, PUBLIC> {
         let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(first)) as u8 as usize;
         let out = if low <= 256 - 16 {
             let f = self.first_be;
-            core::array::from_fn(|k| {
+            array(|k| {
                 if k == 0 { f } else { _mm512_add_epi32(f, _mm512_set4_epi32((4 * k as i32) << 24, 0, 0, 0)) }
             })
         } else {
@@ -743,7 +743,7 @@ impl<'a> Sixteen<'a> {
         // Each register takes the top 15 - m lanes of the one below (the
         // lanes pushed out of the top are zero).
         let below = |j: usize| if j == 0 { _mm512_setzero_si512() } else { x[j - 1] };
-        let y: [__m512i; 4] = core::array::from_fn(|j| match 15 - m {
+        let y: [__m512i; 4] = array(|j| match 15 - m {
             0 => x[j],
             1 => _mm512_alignr_epi64::<6>(x[j], below(j)),
             2 => _mm512_alignr_epi64::<4>(x[j], below(j)),
@@ -1024,7 +1024,7 @@ impl<const L: usize> LaneHash<L> for QuadHash<L> {
         // SAFETY: the caller enables AVX-512 F.
         unsafe {
             let n = L / 4;
-            core::array::from_fn(|l| {
+            array(|l| {
                 let v = self.s[l % n];
                 match l / n {
                     0 => _mm512_castsi512_si128(v),
@@ -1128,7 +1128,7 @@ fn transpose2(x: [__m256i; 4]) -> [__m256i; 4] {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn pack<const L: usize>(x: &[__m128i; L]) -> [__m256i; PAIRS] {
-    core::array::from_fn(|i| {
+    array(|i| {
         if i < L / 2 {
             _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(x[i]), x[i + L / 2])
         } else {
@@ -1141,9 +1141,11 @@ fn pack<const L: usize>(x: &[__m128i; L]) -> [__m256i; PAIRS] {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn unpack<const L: usize>(y: &[__m256i; PAIRS]) -> [__m128i; L] {
-    core::array::from_fn(|l| {
-        if l < L / 2 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - L / 2]) }
-    })
+    array(
+        |l| {
+            if l < L / 2 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - L / 2]) }
+        },
+    )
 }
 
 /// AES of the `L / 2` registers of lane pairs under `rk`, four at a time
@@ -1205,10 +1207,8 @@ unsafe impl<const NR: usize, const L: usize> LaneKeys<NR, L> for PairSchedules {
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn expand_pairs<const NR: usize, const L: usize>(k: &[[__m128i; 2]; L], rk: &mut PairSchedules) {
     const MAX_QUADS: usize = PAIRS / 4;
-    let half = |h: usize| -> [__m128i; L] { core::array::from_fn(|l| k[l][h]) };
-    let quads = |y: [__m256i; PAIRS]| -> [[__m256i; 4]; MAX_QUADS] {
-        core::array::from_fn(|q| core::array::from_fn(|j| y[4 * q + j]))
-    };
+    let half = |h: usize| -> [__m128i; L] { array(|l| k[l][h]) };
+    let quads = |y: [__m256i; PAIRS]| -> [[__m256i; 4]; MAX_QUADS] { array(|q| array(|j| y[4 * q + j])) };
     let (k0, k1) = (quads(pack(&half(0))), quads(pack(&half(1))));
     let put = |q: usize, r: usize, keys: [__m256i; 4]| {
         for (row, key) in rk[4 * q..4 * q + 4].iter_mut().zip(keys) {
@@ -1259,7 +1259,7 @@ fn ctr_pairs<const NR: usize, const L: usize>(
     for j in 0..blocks {
         let n = j as i32;
         let step = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
-        let mut ks = base.map(|c| _mm256_add_epi32(c, step));
+        let mut ks = array(|q| _mm256_add_epi32(base[q], step));
         encrypt_pairs::<NR, L>(&mut ks, rk);
         let ks: [__m128i; L] = unpack(&ks);
         for (d, k) in data.iter_mut().zip(&ks) {
@@ -1682,9 +1682,8 @@ impl<const NR: usize> Schedule<NR> {
         // others may lie past the end of the buffer: the address is formed
         // with `wrapping_add` and never used for them).
         // SAFETY: the selected bytes lie inside the `n` bytes at `p`.
-        let input: [__m512i; 4] = core::array::from_fn(|q| unsafe {
-            _mm512_maskz_loadu_epi8(mask(q), p.wrapping_add(64 * q).cast())
-        });
+        let input: [__m512i; 4] =
+            array(|q| unsafe { _mm512_maskz_loadu_epi8(mask(q), p.wrapping_add(64 * q).cast()) });
         // SAFETY (the three): this function enables AVX-512 F and VAES.
         unsafe { keys.first(&mut b) };
         for r in 1..NR {
@@ -1692,7 +1691,7 @@ impl<const NR: usize> Schedule<NR> {
         }
         unsafe { keys.last(&mut b) };
         let reverse4 = _mm512_broadcast_i32x4(byte_reverse_mask());
-        core::array::from_fn(|q| {
+        array(|q| {
             // The key stream past `n` never leaves the register: zeroed here.
             let out = _mm512_maskz_mov_epi8(mask(q), _mm512_xor_si512(b[q], input[q]));
             // SAFETY: as the loads. (A masked store costs more than a plain
