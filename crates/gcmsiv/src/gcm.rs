@@ -91,6 +91,7 @@ impl<A: Aes> Gcm<A> {
 
     /// GCM-AE (SP 800-38D section 7.1): encrypts `buffer` in place and returns
     /// the full 16-byte tag; callers keep the first `tag_len` bytes.
+    #[inline]
     pub(crate) fn seal_in_place(&self, iv: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
         check_lengths(iv, aad, buffer.len(), Error::PlaintextTooLong)?;
         if let Ok(iv) = <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
@@ -108,6 +109,7 @@ impl<A: Aes> Gcm<A> {
 
     /// GCM-AD (SP 800-38D section 7.2): decrypts `buffer` in place if the first
     /// `tag_len` bytes of the tag match; otherwise puts the ciphertext back.
+    #[inline]
     pub(crate) fn open_in_place(
         &self,
         iv: &[u8],
