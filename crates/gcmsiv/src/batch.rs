@@ -15,7 +15,7 @@
 //! through memory that nothing wiped; it was removed.)
 
 use crate::Error;
-use crate::backend::{Aes, GROUP, LaneLimits, QUAD, SHORT_MAX, WIDE_GROUP};
+use crate::backend::{Aes, GROUP, LaneLimits, QUAD, SHORT_MAX, WIDE_GROUP, array};
 use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN};
 
 /// One message of a batch, sealed or opened in place.
@@ -197,11 +197,11 @@ impl<A: Aes> GcmSiv<A> {
     /// Seals `L` short messages in the backend's fused kernel, if it has one
     /// and they fit; false (nothing touched) otherwise.
     fn seal_fused<const L: usize>(&self, g: &mut [BatchItem<'_>; L], keys: &mut A::LaneKeys) -> bool {
-        let nonces = g.each_ref().map(|it| it.nonce);
-        let aads = g.each_ref().map(|it| it.aad);
-        let Some(tags) =
-            self.key_generating_key().seal_lanes(nonces, aads, g.each_mut().map(|it| &mut *it.buffer), keys)
-        else {
+        let nonces: [_; L] = array(|i| g[i].nonce);
+        let aads: [_; L] = array(|i| g[i].aad);
+        let mut items = g.iter_mut();
+        let buffers: [_; L] = array(|_| &mut *items.next().expect("internal error: group size").buffer);
+        let Some(tags) = self.key_generating_key().seal_lanes(nonces, aads, buffers, keys) else {
             return false;
         };
         for (it, t) in g.iter_mut().zip(tags) {
@@ -217,16 +217,13 @@ impl<A: Aes> GcmSiv<A> {
         results: &mut [Result<(), Error>],
         keys: &mut A::LaneKeys,
     ) -> bool {
-        let nonces = g.each_ref().map(|it| it.nonce);
-        let aads = g.each_ref().map(|it| it.aad);
-        let received = g.each_ref().map(|it| it.tag);
-        let Some(expected) = self.key_generating_key().open_lanes(
-            nonces,
-            aads,
-            g.each_mut().map(|it| &mut *it.buffer),
-            &received,
-            keys,
-        ) else {
+        let nonces: [_; L] = array(|i| g[i].nonce);
+        let aads: [_; L] = array(|i| g[i].aad);
+        let received: [_; L] = array(|i| g[i].tag);
+        let mut items = g.iter_mut();
+        let buffers: [_; L] = array(|_| &mut *items.next().expect("internal error: group size").buffer);
+        let Some(expected) = self.key_generating_key().open_lanes(nonces, aads, buffers, &received, keys)
+        else {
             return false;
         };
         let authentic: [subtle::Choice; L] =

@@ -43,26 +43,7 @@ macro_rules! by_blocks {
 }
 const _: () = assert!(crate::backend::SHORT_MAX == 16 * 8);
 
-/// `core::array::from_fn` for the kernels: always inlined, a plain loop, so
-/// that `f`, a closure (which takes on the target features of the kernel it
-/// is written in), is inlined into the kernel in every build. `from_fn` and
-/// `[T; N]::map` reach the closure through layers of generic helpers
-/// without those features; in a build with several codegen units (Cargo's
-/// default for a dependency in release mode) those stayed out of line and
-/// the kernels made a call per block: GCM opens of 16-128 bytes 25-110%
-/// slower, batches of 16-byte messages about 70% slower than with one unit.
-#[inline(always)]
-fn array<T, const N: usize>(mut f: impl FnMut(usize) -> T) -> [T; N] {
-    let mut out = [const { core::mem::MaybeUninit::<T>::uninit() }; N];
-    // An index over a constant range: no iterator's layers in between.
-    #[allow(clippy::needless_range_loop)]
-    for i in 0..N {
-        out[i].write(f(i));
-    }
-    // SAFETY: every element was written above, and an array of
-    // `MaybeUninit<T>` has the layout of an array of `T`.
-    unsafe { core::mem::transmute_copy(&out) }
-}
+use super::array;
 
 mod aesni;
 mod clmul;
