@@ -226,8 +226,7 @@ impl<A: Aes> GcmSiv<A> {
         else {
             return false;
         };
-        let authentic: [subtle::Choice; L] =
-            core::array::from_fn(|i| crate::verify::tags_match(&expected[i], &g[i].tag));
+        let authentic: [subtle::Choice; L] = array(|i| crate::verify::tags_match(&expected[i], &g[i].tag));
         // One call for the group (one branch per item inside).
         let mask = crate::verify::release_group(&authentic, |i| {
             self.restore_ciphertext(g[i].nonce, &g[i].tag, g[i].buffer)

@@ -10,9 +10,9 @@
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
-//! [`Features::detect`] checks, and those only the `aesni-vaes` backend runs
-//! carry some of those [`Features::detect_wide`] checks besides (`vaes.rs`, and
-//! `short.rs`'s AVX kernels). The only way to reach them from safe code is
+//! [`Features::detect`] checks; functions only `aesni-vaes` runs (`vaes.rs`,
+//! `short.rs`'s `avx` module) also enable some of the features
+//! [`Features::detect_wide`] checks. The only way to reach them from safe code is
 //! through a type holding a [`Features`] value, which exists only after detection
 //! succeeded: that value is the proof each `// SAFETY:` comment names.
 

@@ -32,7 +32,10 @@
 //! it. A short message is mostly set-up, dependent steps on a few registers,
 //! and the two-operand SSE forms need a register copy before many of them
 //! (about 80 of the 450 instructions of a 16-byte seal, callgrind): AVX's
-//! three-operand forms need none. With them, 16- to 128-byte seals take
+//! three-operand forms need none. (The few `asm!` blocks the kernels share with
+//! the rest of the backend, round keys read as memory operands in `aesni.rs`,
+//! keep their SSE forms; with no 256-bit state live around them that costs
+//! nothing on the CPUs with VAES.) With them, 16- to 128-byte seals take
 //! 3-10% fewer cycles and opens 0-6% (this host, a Zen 4-class EPYC); longer
 //! messages take the SSE helpers (`long.rs`), which measured the same or
 //! slower in AVX's form.
@@ -63,50 +66,6 @@ fn here(x: &mut __m128i) {
     unsafe { core::arch::asm!("/* {0} */", inout(xmm_reg) * x, options(nomem, nostack, preserves_flags)) };
 }
 
-/// Round `r` of AES on `B` blocks. Every caller passes a constant `r` (the
-/// rounds are unrolled), so the choice of instruction folds away.
-///
-/// The round key is read from the schedule by the instructions themselves:
-/// given as values, the round keys were kept in registers and spilled to
-/// stack slots that the schedule's wipe does not reach.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn round<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys, r: usize) {
-    for b in x.iter_mut() {
-        *b = if r == 0 {
-            xor_at(*b, &rk[0])
-        } else if r == NR {
-            aesenclast_at(*b, &rk[r])
-        } else {
-            aesenc_at(*b, &rk[r])
-        };
-    }
-}
-
-/// Round `r` of AES on `B` blocks that ride on the key expansion, under
-/// `key`, round key `r` just made. One rider (the tag when sealing, the one
-/// CTR block of a 16-byte open) takes it from its register: through memory
-/// the tag's chain waited for each store to be read back (a 16-byte seal
-/// measured 10% slower). More riders (the CTR blocks when opening) read it
-/// from the schedule, as [`round`] does: beside two or more of them the
-/// compiler spilled round keys held in registers.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn round_with<const NR: usize, const B: usize>(x: &mut [__m128i; B], key: __m128i, rk: &RoundKeys, r: usize) {
-    if B > 1 {
-        return round::<NR, B>(x, rk, r);
-    }
-    for b in x.iter_mut() {
-        *b = if r == 0 {
-            _mm_xor_si128(*b, key)
-        } else if r == NR {
-            _mm_aesenclast_si128(*b, key)
-        } else {
-            _mm_aesenc_si128(*b, key)
-        };
-    }
-}
-
 /// Repeats `$body` with `$i` bound to each constant in turn: unrolled for
 /// certain, so every round index is a constant.
 macro_rules! unroll {
@@ -118,10 +77,60 @@ macro_rules! unroll {
     };
 }
 
-/// Every kernel and helper of this file with `$features` as its target
-/// features: expanded once per feature set (modules [`sse`] and [`avx`]).
+/// Every function of this file that uses these instructions, with `$features`
+/// as its target features: expanded once per feature set (modules [`sse`] and
+/// [`avx`]). Outside it only what needs no target features (`here`, `unroll!`).
 macro_rules! kernels {
     ($features:literal) => {
+        /// Round `r` of AES on `B` blocks. Every caller passes a constant `r` (the
+        /// rounds are unrolled), so the choice of instruction folds away.
+        ///
+        /// The round key is read from the schedule by the instructions themselves:
+        /// given as values, the round keys were kept in registers and spilled to
+        /// stack slots that the schedule's wipe does not reach.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn round<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys, r: usize) {
+            for b in x.iter_mut() {
+                *b = if r == 0 {
+                    xor_at(*b, &rk[0])
+                } else if r == NR {
+                    aesenclast_at(*b, &rk[r])
+                } else {
+                    aesenc_at(*b, &rk[r])
+                };
+            }
+        }
+
+        /// Round `r` of AES on `B` blocks that ride on the key expansion, under
+        /// `key`, round key `r` just made. One rider (the tag when sealing, the one
+        /// CTR block of a 16-byte open) takes it from its register: through memory
+        /// the tag's chain waited for each store to be read back (a 16-byte seal
+        /// measured 10% slower). More riders (the CTR blocks when opening) read it
+        /// from the schedule, as [`round`] does: beside two or more of them the
+        /// compiler spilled round keys held in registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn round_with<const NR: usize, const B: usize>(
+            x: &mut [__m128i; B],
+            key: __m128i,
+            rk: &RoundKeys,
+            r: usize,
+        ) {
+            if B > 1 {
+                return round::<NR, B>(x, rk, r);
+            }
+            for b in x.iter_mut() {
+                *b = if r == 0 {
+                    _mm_xor_si128(*b, key)
+                } else if r == NR {
+                    _mm_aesenclast_si128(*b, key)
+                } else {
+                    _mm_aesenc_si128(*b, key)
+                };
+            }
+        }
+
         /// All rounds of AES on `B` blocks.
         ///
         /// Always inlined, without target features of its own (as
@@ -560,9 +569,9 @@ macro_rules! kernels {
             }
         }
 
-        /// Record-key derivation (RFC 8452 section 4) for `nonce` with this
-        /// schedule as the key-generating key: `NB` blocks in flight. Returns H and
-        /// the encryption key (one or two blocks).
+        /// Record-key derivation (RFC 8452 section 4) for `nonce` with `key` as
+        /// the key-generating key: `NB` blocks in flight. Returns H and the
+        /// encryption key (one or two blocks).
         #[inline]
         #[target_feature(enable = $features)]
         pub(crate) fn derive_one<const NR: usize, const NB: usize>(
@@ -768,7 +777,7 @@ macro_rules! kernels {
         }
 
         /// GCM-AE (SP 800-38D section 7.1), or with `OPEN` GCM-AD, of a short
-        /// message with a 96-bit IV under this schedule, `powers` the table of
+        /// message with a 96-bit IV under the schedule `key`, `powers` the table of
         /// its POLYVAL key ([`gcm_blocks`]; step by step, J0's block, CTR, GHASH
         /// and the length block each went through memory: two to three times
         /// the cycles). Sealing encrypts `data` in place and returns the full
@@ -806,6 +815,8 @@ pub(super) mod sse {
 
 /// The same kernels with AVX too: the `aesni-vaes` backend's one short message.
 pub(super) mod avx {
+    // Only the one-message kernels are used from here; the helpers the long and
+    // batch kernels share come from `sse`.
     #![allow(dead_code)]
     use super::*;
     kernels!("aes,pclmulqdq,ssse3,sse4.1,avx");
@@ -819,7 +830,8 @@ pub(super) use sse::{
 /// [`sse::seal_one`], or [`avx::seal_one`] where `key`'s features cover AVX.
 ///
 /// # Safety
-/// As [`sse::seal_one`].
+/// As [`sse::seal_one`], but for the CPU: `key.features` is the proof of its
+/// support, for either expansion.
 #[inline]
 pub(super) unsafe fn seal_one<const NR: usize, const NB: usize>(
     key: &Schedule<NR>,
@@ -839,7 +851,8 @@ pub(super) unsafe fn seal_one<const NR: usize, const NB: usize>(
 /// [`sse::open_one`], or [`avx::open_one`] where `key`'s features cover AVX.
 ///
 /// # Safety
-/// As [`sse::open_one`].
+/// As [`sse::open_one`], but for the CPU: `key.features` is the proof of its
+/// support, for either expansion.
 #[inline]
 pub(super) unsafe fn open_one<const NR: usize, const NB: usize>(
     key: &Schedule<NR>,
@@ -859,7 +872,8 @@ pub(super) unsafe fn open_one<const NR: usize, const NB: usize>(
 /// [`sse::gcm_one`], or [`avx::gcm_one`] where `key`'s features cover AVX.
 ///
 /// # Safety
-/// As [`sse::gcm_one`].
+/// As [`sse::gcm_one`], but for the CPU: `key.features` is the proof of its
+/// support, for either expansion.
 #[inline]
 pub(super) unsafe fn gcm_one<const NR: usize, const OPEN: bool>(
     key: &Schedule<NR>,

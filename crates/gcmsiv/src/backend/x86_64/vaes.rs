@@ -1141,11 +1141,10 @@ fn pack<const L: usize>(x: &[__m128i; L]) -> [__m256i; PAIRS] {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn unpack<const L: usize>(y: &[__m256i; PAIRS]) -> [__m128i; L] {
-    array(
-        |l| {
-            if l < L / 2 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - L / 2]) }
-        },
-    )
+    let lane = |l: usize| {
+        if l < L / 2 { _mm256_castsi256_si128(y[l]) } else { _mm256_extracti128_si256::<1>(y[l - L / 2]) }
+    };
+    array(lane)
 }
 
 /// AES of the `L / 2` registers of lane pairs under `rk`, four at a time
@@ -1259,7 +1258,7 @@ fn ctr_pairs<const NR: usize, const L: usize>(
     for j in 0..blocks {
         let n = j as i32;
         let step = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
-        let mut ks = array(|q| _mm256_add_epi32(base[q], step));
+        let mut ks: [__m256i; PAIRS] = array(|q| _mm256_add_epi32(base[q], step));
         encrypt_pairs::<NR, L>(&mut ks, rk);
         let ks: [__m128i; L] = unpack(&ks);
         for (d, k) in data.iter_mut().zip(&ks) {
