@@ -889,3 +889,64 @@ pub(super) unsafe fn gcm_one<const NR: usize, const OPEN: bool>(
         unsafe { sse::gcm_one::<NR, OPEN>(key, powers, iv, aad, data) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::aesni::Schedule;
+    use super::super::clmul::Powers;
+    use super::super::{Aes128, Aes256, Features};
+    use super::{avx, sse};
+    use core::arch::x86_64::_mm_loadu_si128;
+    use std::vec::Vec;
+
+    /// The AVX expansion of the kernels (what `aesni-vaes` runs) gives, byte
+    /// for byte, what the SSE expansion gives, on any CPU with AVX, VAES or
+    /// not: so the AVX code is also tested where the `aesni-vaes` backend is
+    /// not available. Every message length the kernels take, with AAD of
+    /// several lengths; seal, open (authentic and not) and GCM both ways.
+    #[test]
+    fn avx_kernels_equal_sse_kernels() {
+        let Some(features) = Features::detect() else {
+            return; // no AES-NI: neither expansion runs here
+        };
+        if !std::is_x86_feature_detected!("avx") {
+            return;
+        }
+        compare::<10, 4>(&Aes128::new(features, &[7; 16]));
+        compare::<14, 6>(&Aes256::new(features, &[9; 32]));
+    }
+
+    fn compare<const NR: usize, const NB: usize>(key: &Schedule<NR>) {
+        let bytes: Vec<u8> = (0..256u32).map(|i| (i * 13 + 5) as u8).collect();
+        let h: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0x5a);
+        // SAFETY (every call below): `Features::detect` found AES-NI,
+        // PCLMULQDQ, SSSE3 and SSE4.1, and AVX was detected just above; the
+        // messages and the AAD are at most `SHORT_MAX` bytes.
+        let powers = unsafe { Powers::new(_mm_loadu_si128(h.as_ptr().cast())) };
+        for aad_len in [0, 1, 15, 16, 17, 63, 128] {
+            let aad = &bytes[128..128 + aad_len];
+            for len in 0..=128 {
+                let nonce: [u8; 12] = core::array::from_fn(|i| (i + len + aad_len) as u8);
+                let (mut a, mut b) = (bytes[..len].to_vec(), bytes[..len].to_vec());
+                let tag_a = unsafe { sse::seal_one::<NR, NB>(key, &nonce, aad, &mut a) };
+                let tag_b = unsafe { avx::seal_one::<NR, NB>(key, &nonce, aad, &mut b) };
+                assert_eq!((tag_a, &a), (tag_b, &b), "seal, {len} B, AAD {aad_len} B");
+                let mut wrong = tag_a;
+                wrong[len % 16] ^= 1;
+                for tag in [tag_a, wrong] {
+                    let (mut x, mut y) = (a.clone(), a.clone());
+                    let va = unsafe { sse::open_one::<NR, NB>(key, &nonce, aad, &mut x, &tag) };
+                    let vb = unsafe { avx::open_one::<NR, NB>(key, &nonce, aad, &mut y, &tag) };
+                    assert_eq!((va, &x), (vb, &y), "open, {len} B, AAD {aad_len} B");
+                }
+                let (mut x, mut y) = (bytes[..len].to_vec(), bytes[..len].to_vec());
+                let ga = unsafe { sse::gcm_one::<NR, false>(key, &powers, &nonce, aad, &mut x) };
+                let gb = unsafe { avx::gcm_one::<NR, false>(key, &powers, &nonce, aad, &mut y) };
+                assert_eq!((ga, &x), (gb, &y), "GCM seal, {len} B, AAD {aad_len} B");
+                let ga = unsafe { sse::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut x) };
+                let gb = unsafe { avx::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut y) };
+                assert_eq!((ga, &x), (gb, &y), "GCM open, {len} B, AAD {aad_len} B");
+            }
+        }
+    }
+}
