@@ -58,33 +58,45 @@ pub(crate) use aesni::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
 
 cpufeatures::new!(cpuid_aes_clmul, "aes", "pclmulqdq", "ssse3", "sse4.1");
+cpufeatures::new!(cpuid_avx, "avx");
 cpufeatures::new!(cpuid_vaes, "avx", "avx2", "vaes", "vpclmulqdq");
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw", "avx512vl");
 
 /// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if
-/// `wide`, AVX, AVX2, VAES and VPCLMULQDQ too, and, if `zmm`, AVX-512 F, BW
-/// and VL besides.
+/// `avx`, AVX too (for the short kernels' AVX forms, `short.rs`), and, if
+/// `wide`, AVX, AVX2, VAES and VPCLMULQDQ, and, if `zmm`, AVX-512 F, BW and VL
+/// besides.
 ///
 /// Constructed only by [`Features::detect`] and [`Features::detect_wide`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Features {
+    avx: bool,
     wide: bool,
     zmm: bool,
 }
 
 impl Features {
     /// Checks the CPU once (the answer is cached by `cpufeatures`) for the
-    /// `aesni-clmul` backend.
+    /// `aesni-clmul` backend; and whether AVX is there too (every CPU with
+    /// VAES, and most without since 2011: the short kernels take its forms).
     pub(crate) fn detect() -> Option<Self> {
-        cpuid_aes_clmul::get().then_some(Features { wide: false, zmm: false })
+        cpuid_aes_clmul::get().then(|| Features { avx: cpuid_avx::get(), wide: false, zmm: false })
     }
 
     /// The same for the `aesni-vaes` backend: also AVX, AVX2, VAES and
     /// VPCLMULQDQ; and whether AVX-512 F, BW and VL are there too (for the
     /// bulk passes' 512-bit forms, `vaes.rs`).
     pub(crate) fn detect_wide() -> Option<Self> {
-        (cpuid_aes_clmul::get() && cpuid_vaes::get())
-            .then(|| Features { wide: true, zmm: cpuid_avx512::get() })
+        (cpuid_aes_clmul::get() && cpuid_vaes::get()).then(|| Features {
+            avx: true,
+            wide: true,
+            zmm: cpuid_avx512::get(),
+        })
+    }
+
+    /// Whether this proof covers AVX (always with `wide`).
+    pub(crate) fn avx(self) -> bool {
+        self.avx || self.wide
     }
 
     /// Whether this proof covers AVX, AVX2, VAES and VPCLMULQDQ.

@@ -27,16 +27,17 @@
 //! memory: the key schedule and the powers of H belong to the key.)
 //!
 //! The kernels are written once and compiled twice (`kernels!`): module
-//! [`sse`] with the features of the `aesni-clmul` backend, module [`avx`]
-//! with AVX besides, for the `aesni-vaes` backend, whose detection proves
-//! it. A short message is mostly set-up, dependent steps on a few registers,
+//! [`sse`] with the features the `aesni-clmul` backend requires, module
+//! [`avx`] with AVX besides, which both x86-64 backends use where the CPU has
+//! it (`Features::avx`: every CPU with VAES, and most without since 2011); the
+//! SSE forms remain for CPUs without AVX. A short message is mostly set-up, dependent steps on a few registers,
 //! and the two-operand SSE forms need a register copy before many of them
 //! (about 80 of the 450 instructions of a 16-byte seal, callgrind): AVX's
 //! three-operand forms need none. (The few `asm!` blocks the kernels share with
 //! the rest of the backend, round keys read as memory operands in `aesni.rs`,
 //! keep their SSE forms; with no 256-bit state live around them that costs
-//! nothing on the CPUs with VAES.) With them, 16- to 128-byte seals take
-//! 3-10% fewer cycles and opens 0-6% (this host, a Zen 4-class EPYC); longer
+//! nothing while no 256-bit state is live.) With them, 16- to 128-byte seals
+//! take 3-10% fewer cycles and opens 0-6% (a Zen 4-class EPYC); longer
 //! messages take the SSE helpers (`long.rs`), which measured the same or
 //! slower in AVX's form.
 
@@ -806,14 +807,15 @@ macro_rules! kernels {
     };
 }
 
-/// The kernels with AES-NI, PCLMULQDQ, SSSE3 and SSE4.1: the `aesni-clmul`
-/// backend's, and the helpers the long and batch kernels share.
+/// The kernels with AES-NI, PCLMULQDQ, SSSE3 and SSE4.1: the one-message
+/// kernels of CPUs without AVX, and the helpers the long and batch kernels
+/// share.
 pub(super) mod sse {
     use super::*;
     kernels!("aes,pclmulqdq,ssse3,sse4.1");
 }
 
-/// The same kernels with AVX too: the `aesni-vaes` backend's one short message.
+/// The same kernels with AVX too: the one-message kernels where the CPU has it.
 pub(super) mod avx {
     // Only the one-message kernels are used from here; the helpers the long and
     // batch kernels share come from `sse`.
@@ -840,8 +842,8 @@ pub(super) unsafe fn seal_one<const NR: usize, const NB: usize>(
     data: &mut [u8],
 ) -> Block {
     // SAFETY (both): the caller's lengths and the schedule's proof of CPU
-    // support; `wide` proves AVX too (`Features::detect_wide`).
-    if key.features.wide() {
+    // support, which covers AVX where `avx()` says so (`Features`).
+    if key.features.avx() {
         unsafe { avx::seal_one::<NR, NB>(key, nonce, aad, data) }
     } else {
         unsafe { sse::seal_one::<NR, NB>(key, nonce, aad, data) }
@@ -862,7 +864,7 @@ pub(super) unsafe fn open_one<const NR: usize, const NB: usize>(
     tag: &Block,
 ) -> Block {
     // SAFETY (both): as in `seal_one`.
-    if key.features.wide() {
+    if key.features.avx() {
         unsafe { avx::open_one::<NR, NB>(key, nonce, aad, data, tag) }
     } else {
         unsafe { sse::open_one::<NR, NB>(key, nonce, aad, data, tag) }
@@ -883,7 +885,7 @@ pub(super) unsafe fn gcm_one<const NR: usize, const OPEN: bool>(
     data: &mut [u8],
 ) -> Block {
     // SAFETY (both): as in `seal_one`.
-    if key.features.wide() {
+    if key.features.avx() {
         unsafe { avx::gcm_one::<NR, OPEN>(key, powers, iv, aad, data) }
     } else {
         unsafe { sse::gcm_one::<NR, OPEN>(key, powers, iv, aad, data) }
@@ -899,18 +901,18 @@ mod tests {
     use core::arch::x86_64::_mm_loadu_si128;
     use std::vec::Vec;
 
-    /// The AVX expansion of the kernels (what `aesni-vaes` runs) gives, byte
-    /// for byte, what the SSE expansion gives, on any CPU with AVX, VAES or
-    /// not: so the AVX code is also tested where the `aesni-vaes` backend is
-    /// not available. Every message length the kernels take, with AAD of
-    /// several lengths; seal, open (authentic and not) and GCM both ways.
+    /// The SSE expansion of the kernels gives, byte for byte, what the AVX
+    /// expansion gives, on any CPU with AVX: both backends take the AVX one
+    /// there, so this is where the SSE one (what CPUs without AVX run) is
+    /// tested. Every message length the kernels take, with AAD of several
+    /// lengths; seal, open (authentic and not) and GCM both ways.
     #[test]
     fn avx_kernels_equal_sse_kernels() {
         let Some(features) = Features::detect() else {
             return; // no AES-NI: neither expansion runs here
         };
-        if !std::is_x86_feature_detected!("avx") {
-            return;
+        if !features.avx() {
+            return; // no AVX: the suite runs the SSE expansion itself
         }
         compare::<10, 4>(&Aes128::new(features, &[7; 16]));
         compare::<14, 6>(&Aes256::new(features, &[9; 32]));
@@ -920,7 +922,7 @@ mod tests {
         let bytes: Vec<u8> = (0..256u32).map(|i| (i * 13 + 5) as u8).collect();
         let h: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0x5a);
         // SAFETY (every call below): `Features::detect` found AES-NI,
-        // PCLMULQDQ, SSSE3 and SSE4.1, and AVX was detected just above; the
+        // PCLMULQDQ, SSSE3, SSE4.1 and (checked above) AVX; the
         // messages and the AAD are at most `SHORT_MAX` bytes.
         let powers = unsafe { Powers::new(_mm_loadu_si128(h.as_ptr().cast())) };
         for aad_len in [0, 1, 15, 16, 17, 63, 128] {
