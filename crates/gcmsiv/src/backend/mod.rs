@@ -354,7 +354,9 @@ pub enum Backend {
     /// Constant-time portable code: bitsliced AES and a carry-less multiply built
     /// from masked integer multiplies. Always available.
     Portable,
-    /// x86-64 AES-NI and PCLMULQDQ (with SSSE3 and SSE4.1).
+    /// x86-64 AES-NI and PCLMULQDQ (with SSSE3 and SSE4.1); where the CPU also
+    /// has AVX, the kernels for messages of up to 128 bytes use its
+    /// three-operand forms.
     AesNiClmul,
     /// [`Backend::AesNiClmul`] with VAES, VPCLMULQDQ and AVX2 as well: the
     /// bulk CTR and POLYVAL passes run two blocks per instruction in 256-bit
