@@ -10,8 +10,8 @@
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
-//! [`Features::detect`] checks; functions only `aesni-vaes` runs (`vaes.rs`,
-//! `short.rs`'s `avx` module) also enable some of the features
+//! [`Features::detect`] checks; `short.rs`'s `avx` module adds AVX, run only
+//! where [`Features::avx`] says so, and `vaes.rs` adds some of the features
 //! [`Features::detect_wide`] checks. The only way to reach them from safe code is
 //! through a type holding a [`Features`] value, which exists only after detection
 //! succeeded: that value is the proof each `// SAFETY:` comment names.
@@ -94,9 +94,10 @@ impl Features {
         })
     }
 
-    /// Whether this proof covers AVX (always with `wide`).
+    /// Whether this proof covers AVX (always with `wide`: [`Features::detect_wide`]
+    /// sets it).
     pub(crate) fn avx(self) -> bool {
-        self.avx || self.wide
+        self.avx
     }
 
     /// Whether this proof covers AVX, AVX2, VAES and VPCLMULQDQ.
