@@ -1,0 +1,901 @@
+//! The C ABI of gcmsiv: AES-GCM-SIV (RFC 8452) and AES-GCM (SP 800-38D) for C,
+//! and for every language that calls C (Go through cgo, and the like).
+//!
+//! `include/gcmsiv.h` is the contract; this file implements it. The shape
+//! follows libsodium: one grid of calls ({encrypt, decrypt} x {combined,
+//! detached}), one argument order everywhere (output, input, associated
+//! data, nonce, key last), sizes as functions so that bindings never parse
+//! the header, and decryption that wipes its output and sets its length to 0
+//! on failure. Every call returns an `int` status: 0 on success, a negative
+//! `GCMSIV_ERR_*` otherwise; misuse (a wrong length, a NULL pointer, buffers
+//! that overlap other than exactly) is reported before any work, and every
+//! authentication failure is the one `GCMSIV_ERR_AUTHENTICATION`.
+//!
+//! Nothing unwinds across the boundary: each call runs under
+//! `catch_unwind`, and a panic (an internal error; none is known) becomes
+//! `GCMSIV_ERR_INTERNAL`, with any output buffer wiped.
+//!
+//! The `unsafe` here is the FFI's: raw pointers from C turned into slices,
+//! each conversion in [`input`] or [`output`] with the caller's contract
+//! (the header's) as its proof.
+
+use core::ffi::{c_char, c_int};
+use core::panic::{AssertUnwindSafe, UnwindSafe};
+use gcmsiv::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, BatchItem, Error};
+
+/// Algorithm identifiers (`GCMSIV_AES_*` in the header).
+pub const GCMSIV_AES_128_GCM_SIV: c_int = 1;
+pub const GCMSIV_AES_256_GCM_SIV: c_int = 2;
+pub const GCMSIV_AES_128_GCM: c_int = 3;
+pub const GCMSIV_AES_256_GCM: c_int = 4;
+
+/// Backend identifiers (`GCMSIV_BACKEND_*`).
+pub const GCMSIV_BACKEND_AUTO: c_int = 0;
+pub const GCMSIV_BACKEND_PORTABLE: c_int = 1;
+pub const GCMSIV_BACKEND_AESNI_CLMUL: c_int = 2;
+pub const GCMSIV_BACKEND_AESNI_VAES: c_int = 3;
+
+/// Status codes (`GCMSIV_OK`, `GCMSIV_ERR_*`).
+pub const GCMSIV_OK: c_int = 0;
+pub const GCMSIV_ERR_AUTHENTICATION: c_int = -1;
+pub const GCMSIV_ERR_KEY_LENGTH: c_int = -2;
+pub const GCMSIV_ERR_NONCE_LENGTH: c_int = -3;
+pub const GCMSIV_ERR_TAG_LENGTH: c_int = -4;
+pub const GCMSIV_ERR_TOO_LONG: c_int = -5;
+pub const GCMSIV_ERR_TOO_SHORT: c_int = -6;
+pub const GCMSIV_ERR_BUFFER_TOO_SMALL: c_int = -7;
+pub const GCMSIV_ERR_BACKEND_UNAVAILABLE: c_int = -8;
+pub const GCMSIV_ERR_ALGORITHM: c_int = -9;
+pub const GCMSIV_ERR_NULL_POINTER: c_int = -10;
+pub const GCMSIV_ERR_OVERLAP: c_int = -11;
+pub const GCMSIV_ERR_INTERNAL: c_int = -12;
+
+/// Every tag this library makes is at most this long (AES-GCM keys may be
+/// made for 12- to 15-byte tags; AES-GCM-SIV's are always 16).
+const TAG_MAX: usize = 16;
+
+/// A key ready for use: one algorithm, its backend chosen once.
+pub struct GcmsivKey {
+    cipher: Cipher,
+}
+
+#[allow(clippy::large_enum_variant, reason = "one per key, on the heap")]
+enum Cipher {
+    Siv128(Aes128GcmSiv),
+    Siv256(Aes256GcmSiv),
+    Gcm128(Aes128Gcm),
+    Gcm256(Aes256Gcm),
+}
+
+fn status(error: Error) -> c_int {
+    match error {
+        Error::Authentication => GCMSIV_ERR_AUTHENTICATION,
+        Error::InvalidKeyLength { .. } => GCMSIV_ERR_KEY_LENGTH,
+        Error::InvalidNonceLength { .. } => GCMSIV_ERR_NONCE_LENGTH,
+        Error::InvalidTagLength { .. } => GCMSIV_ERR_TAG_LENGTH,
+        Error::PlaintextTooLong | Error::AadTooLong | Error::CiphertextTooLong => GCMSIV_ERR_TOO_LONG,
+        Error::CiphertextTooShort => GCMSIV_ERR_TOO_SHORT,
+        Error::BufferTooSmall { .. } => GCMSIV_ERR_BUFFER_TOO_SMALL,
+        Error::BackendUnavailable => GCMSIV_ERR_BACKEND_UNAVAILABLE,
+        _ => GCMSIV_ERR_INTERNAL,
+    }
+}
+
+/// Runs `body` with panics caught; `on_panic` wipes what must not be left
+/// half written.
+fn guarded(body: impl FnOnce() -> Result<(), c_int> + UnwindSafe, on_panic: impl FnOnce()) -> c_int {
+    match std::panic::catch_unwind(body) {
+        Ok(Ok(())) => GCMSIV_OK,
+        Ok(Err(code)) => code,
+        Err(_) => {
+            on_panic();
+            GCMSIV_ERR_INTERNAL
+        }
+    }
+}
+
+/// A C input buffer as a slice: `len` bytes at `ptr`, which may be NULL only
+/// when `len` is 0.
+///
+/// # Safety
+/// If `len > 0`, `ptr` must point to `len` readable bytes that stay valid
+/// and unchanged for `'a` (the call).
+unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], c_int> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(GCMSIV_ERR_NULL_POINTER);
+    }
+    if len > isize::MAX as usize {
+        return Err(GCMSIV_ERR_TOO_LONG);
+    }
+    // SAFETY: non-null, and the caller promises `len` readable bytes.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+/// A C output buffer as a slice, as [`input`].
+///
+/// # Safety
+/// If `len > 0`, `ptr` must point to `len` writable bytes, valid for `'a`
+/// and reached through no other pointer during it.
+unsafe fn output<'a>(ptr: *mut u8, len: usize) -> Result<&'a mut [u8], c_int> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(GCMSIV_ERR_NULL_POINTER);
+    }
+    if len > isize::MAX as usize {
+        return Err(GCMSIV_ERR_TOO_LONG);
+    }
+    // SAFETY: non-null, and the caller promises `len` writable bytes of its own.
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// Whether `[a, a + a_len)` and `[b, b + b_len)` share a byte.
+fn overlap(a: *const u8, a_len: usize, b: *const u8, b_len: usize) -> bool {
+    let (a, b) = (a as usize, b as usize);
+    a_len > 0 && b_len > 0 && a < b.saturating_add(b_len) && b < a.saturating_add(a_len)
+}
+
+/// # Safety
+/// `key` is NULL or a pointer from `gcmsiv_key_new*` not yet freed.
+unsafe fn key_ref<'a>(key: *const GcmsivKey) -> Result<&'a GcmsivKey, c_int> {
+    // SAFETY: the caller's contract.
+    unsafe { key.as_ref() }.ok_or(GCMSIV_ERR_NULL_POINTER)
+}
+
+impl GcmsivKey {
+    /// `short`: the hazardous 4- and 8-byte AES-GCM tags instead of 12-16.
+    fn new(
+        algorithm: c_int,
+        key: &[u8],
+        tag_len: usize,
+        backend: Option<Backend>,
+        short: bool,
+    ) -> Result<Self, c_int> {
+        let tag_len = if tag_len == 0 && !short { TAG_MAX } else { tag_len };
+        let backend = backend.unwrap_or_else(Backend::select);
+        let expected = key_bytes(algorithm).ok_or(GCMSIV_ERR_ALGORITHM)?;
+        if key.len() != expected {
+            return Err(GCMSIV_ERR_KEY_LENGTH);
+        }
+        let siv = matches!(algorithm, GCMSIV_AES_128_GCM_SIV | GCMSIV_AES_256_GCM_SIV);
+        if siv && (short || tag_len != TAG_MAX) {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
+        }
+        let cipher = match (algorithm, short) {
+            (GCMSIV_AES_128_GCM_SIV, _) => {
+                Cipher::Siv128(Aes128GcmSiv::with_backend(array(key), backend).map_err(status)?)
+            }
+            (GCMSIV_AES_256_GCM_SIV, _) => {
+                Cipher::Siv256(Aes256GcmSiv::with_backend(array(key), backend).map_err(status)?)
+            }
+            (GCMSIV_AES_128_GCM, false) => {
+                Cipher::Gcm128(Aes128Gcm::with_backend(array(key), tag_len, backend).map_err(status)?)
+            }
+            (GCMSIV_AES_128_GCM, true) => Cipher::Gcm128(
+                Aes128Gcm::with_backend_short_tag_hazardous(array(key), tag_len, backend).map_err(status)?,
+            ),
+            (_, false) => {
+                Cipher::Gcm256(Aes256Gcm::with_backend(array(key), tag_len, backend).map_err(status)?)
+            }
+            (_, true) => Cipher::Gcm256(
+                Aes256Gcm::with_backend_short_tag_hazardous(array(key), tag_len, backend).map_err(status)?,
+            ),
+        };
+        Ok(GcmsivKey { cipher })
+    }
+
+    fn tag_len(&self) -> usize {
+        match &self.cipher {
+            Cipher::Gcm128(c) => c.tag_len(),
+            Cipher::Gcm256(c) => c.tag_len(),
+            Cipher::Siv128(_) | Cipher::Siv256(_) => TAG_MAX,
+        }
+    }
+
+    fn backend(&self) -> Backend {
+        match &self.cipher {
+            Cipher::Siv128(c) => c.backend(),
+            Cipher::Siv256(c) => c.backend(),
+            Cipher::Gcm128(c) => c.backend(),
+            Cipher::Gcm256(c) => c.backend(),
+        }
+    }
+
+    /// Encrypts `buffer` in place; writes the tag into `tag` (its length).
+    fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &mut [u8]) -> Result<(), c_int> {
+        if tag.len() != self.tag_len() {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
+        }
+        match &self.cipher {
+            Cipher::Siv128(c) => tag.copy_from_slice(
+                &c.encrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer).map_err(status)?,
+            ),
+            Cipher::Siv256(c) => tag.copy_from_slice(
+                &c.encrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer).map_err(status)?,
+            ),
+            Cipher::Gcm128(c) => tag
+                .copy_from_slice(c.encrypt_in_place_detached(nonce, aad, buffer).map_err(status)?.as_bytes()),
+            Cipher::Gcm256(c) => tag
+                .copy_from_slice(c.encrypt_in_place_detached(nonce, aad, buffer).map_err(status)?.as_bytes()),
+        }
+        Ok(())
+    }
+
+    /// Decrypts `buffer` in place if `tag` authenticates it; otherwise the
+    /// buffer holds the ciphertext again.
+    fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), c_int> {
+        if tag.len() != self.tag_len() {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
+        }
+        match &self.cipher {
+            Cipher::Siv128(c) => c.decrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer, siv_tag(tag)),
+            Cipher::Siv256(c) => c.decrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer, siv_tag(tag)),
+            Cipher::Gcm128(c) => c.decrypt_in_place_detached(nonce, aad, buffer, tag),
+            Cipher::Gcm256(c) => c.decrypt_in_place_detached(nonce, aad, buffer, tag),
+        }
+        .map_err(status)
+    }
+}
+
+fn array<const N: usize>(key: &[u8]) -> &[u8; N] {
+    key.try_into().expect("internal error: key length checked")
+}
+
+fn siv_nonce(nonce: &[u8]) -> Result<&[u8; gcmsiv::NONCE_LEN], c_int> {
+    gcmsiv::nonce_from_slice(nonce).map_err(status)
+}
+
+fn siv_tag(tag: &[u8]) -> &[u8; gcmsiv::TAG_LEN] {
+    tag.try_into().expect("internal error: tag length checked")
+}
+
+fn key_bytes(algorithm: c_int) -> Option<usize> {
+    match algorithm {
+        GCMSIV_AES_128_GCM_SIV | GCMSIV_AES_128_GCM => Some(16),
+        GCMSIV_AES_256_GCM_SIV | GCMSIV_AES_256_GCM => Some(32),
+        _ => None,
+    }
+}
+
+fn backend_from(backend: c_int) -> Result<Option<Backend>, c_int> {
+    Ok(match backend {
+        GCMSIV_BACKEND_AUTO => None,
+        GCMSIV_BACKEND_PORTABLE => Some(Backend::Portable),
+        GCMSIV_BACKEND_AESNI_CLMUL => Some(Backend::AesNiClmul),
+        GCMSIV_BACKEND_AESNI_VAES => Some(Backend::AesNiVaes),
+        _ => return Err(GCMSIV_ERR_BACKEND_UNAVAILABLE),
+    })
+}
+
+// ---------------------------------------------------------------- sizes
+
+/// Key bytes of `algorithm` (16 or 32), 0 for an unknown one.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_keybytes(algorithm: c_int) -> usize {
+    key_bytes(algorithm).unwrap_or(0)
+}
+
+/// Nonce bytes `algorithm` takes: 12 (AES-GCM also takes 1 to 2^61 - 1,
+/// at a cost; 12 is the length to use), 0 for an unknown algorithm.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_npubbytes(algorithm: c_int) -> usize {
+    if key_bytes(algorithm).is_some() { gcmsiv::NONCE_LEN } else { 0 }
+}
+
+/// Tag bytes of a key made with the default tag length: 16.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_abytes() -> usize {
+    TAG_MAX
+}
+
+/// The longest plaintext one message may have under `algorithm`, in bytes
+/// (AES-GCM-SIV 2^36; AES-GCM 2^36 - 32), 0 for an unknown one.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_messagebytes_max(algorithm: c_int) -> u64 {
+    match algorithm {
+        GCMSIV_AES_128_GCM_SIV | GCMSIV_AES_256_GCM_SIV => gcmsiv::P_MAX,
+        GCMSIV_AES_128_GCM | GCMSIV_AES_256_GCM => gcmsiv::GCM_P_MAX,
+        _ => 0,
+    }
+}
+
+/// Whether `backend` runs on this CPU (1) or not (0).
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_backend_available(backend: c_int) -> c_int {
+    match backend_from(backend) {
+        Ok(None) => 1,
+        Ok(Some(b)) => c_int::from(b.if_supported().is_some()),
+        Err(_) => 0,
+    }
+}
+
+/// The library's version, a static NUL-terminated string.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// A static NUL-terminated description of a status code.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_strerror(code: c_int) -> *const c_char {
+    let text: &'static str = match code {
+        GCMSIV_OK => "success\0",
+        GCMSIV_ERR_AUTHENTICATION => "authentication failed\0",
+        GCMSIV_ERR_KEY_LENGTH => "invalid key length\0",
+        GCMSIV_ERR_NONCE_LENGTH => "invalid nonce length\0",
+        GCMSIV_ERR_TAG_LENGTH => "invalid tag length\0",
+        GCMSIV_ERR_TOO_LONG => "input longer than the algorithm allows\0",
+        GCMSIV_ERR_TOO_SHORT => "ciphertext shorter than the authentication tag\0",
+        GCMSIV_ERR_BUFFER_TOO_SMALL => "output buffer too small\0",
+        GCMSIV_ERR_BACKEND_UNAVAILABLE => "backend not supported on this CPU\0",
+        GCMSIV_ERR_ALGORITHM => "unknown algorithm\0",
+        GCMSIV_ERR_NULL_POINTER => "NULL pointer for a non-empty buffer or a required argument\0",
+        GCMSIV_ERR_OVERLAP => "input and output overlap without being the same buffer\0",
+        GCMSIV_ERR_INTERNAL => "internal error\0",
+        _ => "unknown status code\0",
+    };
+    text.as_ptr().cast()
+}
+
+// ---------------------------------------------------------------- keys
+
+/// Makes a key for `algorithm` with 16-byte tags on the fastest backend.
+///
+/// # Safety
+/// `key_out` must be writable; `key` must point to `key_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_new(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { gcmsiv_key_new_ex(key_out, algorithm, key, key_len, 0, GCMSIV_BACKEND_AUTO) }
+}
+
+/// Makes a key with a chosen tag length (0 for 16; AES-GCM takes 12 to 16)
+/// and backend (`GCMSIV_BACKEND_AUTO` for the fastest).
+///
+/// # Safety
+/// `key_out` must be writable; `key` must point to `key_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_new_ex(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    backend: c_int,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { make_key(key_out, algorithm, key, key_len, tag_len, backend, false) }
+}
+
+/// An AES-GCM key with 4- or 8-byte (32- or 64-bit) tags. Hazardous: SP
+/// 800-38D Appendix C allows them only with a bound on the length of each
+/// message and on the number of failed decryptions per key, which the
+/// caller must enforce (the Rust crate's `with_short_tag_hazardous` has the
+/// tables); each forgery attempt succeeds with probability about
+/// 2^-(8 * tag_len) times the message's blocks.
+///
+/// # Safety
+/// As [`gcmsiv_key_new_ex`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_new_gcm_short_tag_hazardous(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    backend: c_int,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { make_key(key_out, algorithm, key, key_len, tag_len, backend, true) }
+}
+
+/// # Safety
+/// As [`gcmsiv_key_new_ex`].
+unsafe fn make_key(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    backend: c_int,
+    short: bool,
+) -> c_int {
+    if key_out.is_null() {
+        return GCMSIV_ERR_NULL_POINTER;
+    }
+    // SAFETY: checked non-null; writable by the contract.
+    unsafe { key_out.write(core::ptr::null_mut()) };
+    guarded(
+        || {
+            // SAFETY: the caller's contract for `key`.
+            let key = unsafe { input(key, key_len) }?;
+            let made = GcmsivKey::new(algorithm, key, tag_len, backend_from(backend)?, short)?;
+            // SAFETY: as above.
+            unsafe { key_out.write(Box::into_raw(Box::new(made))) };
+            Ok(())
+        },
+        || {},
+    )
+}
+
+/// Frees a key (its round keys and hash key are zeroized). NULL is ignored.
+///
+/// # Safety
+/// `key` is NULL or from `gcmsiv_key_new*`, and not used again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_free(key: *mut GcmsivKey) {
+    if !key.is_null() {
+        // SAFETY: made by Box::into_raw in gcmsiv_key_new_ex, freed once.
+        let key = unsafe { Box::from_raw(key) };
+        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(key)));
+    }
+}
+
+/// The tag length of a key's ciphertexts, 0 for NULL.
+///
+/// # Safety
+/// `key` is NULL or a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_tag_bytes(key: *const GcmsivKey) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { key_ref(key) }.map_or(0, GcmsivKey::tag_len)
+}
+
+/// The backend a key runs on ("portable", "aesni-clmul", "aesni-vaes"), a
+/// static NUL-terminated string; "" for NULL.
+///
+/// # Safety
+/// `key` is NULL or a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_backend(key: *const GcmsivKey) -> *const c_char {
+    // SAFETY: the caller's contract.
+    let name = match unsafe { key_ref(key) }.map(GcmsivKey::backend) {
+        Ok(Backend::Portable) => "portable\0",
+        Ok(Backend::AesNiClmul) => "aesni-clmul\0",
+        Ok(Backend::AesNiVaes) => "aesni-vaes\0",
+        _ => "\0",
+    };
+    name.as_ptr().cast()
+}
+
+// ---------------------------------------------------------------- one message
+
+/// Encrypts: writes ciphertext || tag (`m_len` + tag bytes) to `c`, its
+/// length to `*c_len` (if not NULL). `c` may be `m` itself (in place, with
+/// room for the tag); it must not otherwise overlap `m`.
+///
+/// # Safety
+/// Each pointer with a length covers that many bytes (readable, or writable
+/// for `c`); `c_len` is NULL or writable; `key` is a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_encrypt(
+    c: *mut u8,
+    c_cap: usize,
+    c_len: *mut usize,
+    m: *const u8,
+    m_len: usize,
+    ad: *const u8,
+    ad_len: usize,
+    npub: *const u8,
+    npub_len: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    if !c_len.is_null() {
+        // SAFETY: writable by the contract.
+        unsafe { c_len.write(0) };
+    }
+    let code = guarded(
+        AssertUnwindSafe(|| {
+            // SAFETY (all four): the caller's contract.
+            let key = unsafe { key_ref(key) }?;
+            let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+            let tag_len = key.tag_len();
+            let needed = m_len.checked_add(tag_len).ok_or(GCMSIV_ERR_TOO_LONG)?;
+            if c_cap < needed {
+                return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
+            }
+            let in_place = core::ptr::eq(c, m) && m_len > 0;
+            if !in_place {
+                // SAFETY: the caller's contract; checked against `c` below.
+                let m = unsafe { input(m, m_len) }?;
+                if overlap(c, needed, m.as_ptr(), m_len) {
+                    return Err(GCMSIV_ERR_OVERLAP);
+                }
+            }
+            // SAFETY: `c` holds `c_cap >= needed` writable bytes; in place, `m`
+            // is the same memory and is read only through this slice from here.
+            let out = unsafe { output(c, needed) }?;
+            if !in_place {
+                // SAFETY: as above, and disjoint from `out`.
+                out[..m_len].copy_from_slice(unsafe { input(m, m_len) }?);
+            }
+            let (body, tag) = out.split_at_mut(m_len);
+            key.seal(npub, ad, body, tag)
+        }),
+        || {},
+    );
+    if code == GCMSIV_OK && !c_len.is_null() {
+        // SAFETY: writable by the contract; `m_len + tag` did not overflow.
+        unsafe { c_len.write(m_len + gcmsiv_key_tag_bytes(key)) };
+    }
+    code
+}
+
+/// Decrypts ciphertext || tag from `c` into `m` (`c_len` - tag bytes),
+/// writing that length to `*m_len` (if not NULL). On any failure `*m_len`
+/// is 0 and no plaintext is released: `m` is zeroed, or, when `m` is `c`
+/// (in place), holds the ciphertext again. `m` must not otherwise overlap `c`.
+///
+/// # Safety
+/// As [`gcmsiv_encrypt`], with `m` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_decrypt(
+    m: *mut u8,
+    m_cap: usize,
+    m_len: *mut usize,
+    c: *const u8,
+    c_len: usize,
+    ad: *const u8,
+    ad_len: usize,
+    npub: *const u8,
+    npub_len: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    if !m_len.is_null() {
+        // SAFETY: writable by the contract.
+        unsafe { m_len.write(0) };
+    }
+    let mut body_len = 0usize;
+    let mut wipe: (*mut u8, usize) = (core::ptr::null_mut(), 0);
+    let code = guarded(
+        AssertUnwindSafe(|| {
+            // SAFETY (all): the caller's contract.
+            let key = unsafe { key_ref(key) }?;
+            let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+            let tag_len = key.tag_len();
+            body_len = c_len.checked_sub(tag_len).ok_or(GCMSIV_ERR_TOO_SHORT)?;
+            if m_cap < body_len {
+                return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
+            }
+            let mut tag = [0u8; TAG_MAX];
+            let in_place = core::ptr::eq(m, c) && c_len > 0;
+            // SAFETY: the caller's contract for `c`; read before `m` is written.
+            let sealed = unsafe { input(c, c_len) }?;
+            tag[..tag_len].copy_from_slice(&sealed[body_len..]);
+            if !in_place && overlap(m, body_len, c, c_len) {
+                return Err(GCMSIV_ERR_OVERLAP);
+            }
+            // SAFETY: `m` holds `m_cap >= body_len` writable bytes; in place it
+            // is `c`'s memory, read only through this slice from here.
+            let out = unsafe { output(m, body_len) }?;
+            if !in_place {
+                // SAFETY: disjoint from `out`, checked above.
+                out.copy_from_slice(&unsafe { input(c, c_len) }?[..body_len]);
+                wipe = (out.as_mut_ptr(), body_len);
+            }
+            key.open(npub, ad, out, &tag[..tag_len])
+        }),
+        || {},
+    );
+    if code == GCMSIV_OK {
+        if !m_len.is_null() {
+            // SAFETY: writable by the contract.
+            unsafe { m_len.write(body_len) };
+        }
+    } else if !wipe.0.is_null() {
+        // SAFETY: the separate output the call wrote, `body_len` bytes.
+        unsafe { core::ptr::write_bytes(wipe.0, 0, wipe.1) };
+    }
+    code
+}
+
+/// Encrypts `m_len` bytes from `m` to `c` (which may be `m`; must not
+/// otherwise overlap it) and writes the tag, `mac_len` bytes (the key's tag
+/// length), to `mac`.
+///
+/// # Safety
+/// As [`gcmsiv_encrypt`]; `mac` covers `mac_len` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_encrypt_detached(
+    c: *mut u8,
+    mac: *mut u8,
+    mac_len: usize,
+    m: *const u8,
+    m_len: usize,
+    ad: *const u8,
+    ad_len: usize,
+    npub: *const u8,
+    npub_len: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    guarded(
+        AssertUnwindSafe(|| {
+            // SAFETY (all): the caller's contract.
+            let key = unsafe { key_ref(key) }?;
+            let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+            if mac_len != key.tag_len() {
+                return Err(GCMSIV_ERR_TAG_LENGTH);
+            }
+            let in_place = core::ptr::eq(c, m) && m_len > 0;
+            if !in_place && overlap(c, m_len, m, m_len) {
+                return Err(GCMSIV_ERR_OVERLAP);
+            }
+            if overlap(mac, mac_len, c, m_len) || overlap(mac, mac_len, m, m_len) {
+                return Err(GCMSIV_ERR_OVERLAP);
+            }
+            let mut tag = [0u8; TAG_MAX];
+            let body = if in_place {
+                // SAFETY: `c` is `m`: `m_len` writable bytes, read only here.
+                unsafe { output(c, m_len) }?
+            } else {
+                // SAFETY: disjoint buffers, checked above.
+                let (from, to) = unsafe { (input(m, m_len)?, output(c, m_len)?) };
+                to.copy_from_slice(from);
+                to
+            };
+            key.seal(npub, ad, body, &mut tag[..mac_len])?;
+            // SAFETY: `mac_len` writable bytes, disjoint from the others.
+            unsafe { output(mac, mac_len) }?.copy_from_slice(&tag[..mac_len]);
+            Ok(())
+        }),
+        || {},
+    )
+}
+
+/// Decrypts `c_len` bytes from `c` into `m` (which may be `c`; must not
+/// otherwise overlap it) if the `mac_len`-byte tag at `mac` authenticates
+/// them. On failure no plaintext is released: `m` is zeroed, or, in place,
+/// holds the ciphertext again.
+///
+/// # Safety
+/// As [`gcmsiv_decrypt`]; `mac` covers `mac_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_decrypt_detached(
+    m: *mut u8,
+    c: *const u8,
+    c_len: usize,
+    mac: *const u8,
+    mac_len: usize,
+    ad: *const u8,
+    ad_len: usize,
+    npub: *const u8,
+    npub_len: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    let mut wipe: (*mut u8, usize) = (core::ptr::null_mut(), 0);
+    let code = guarded(
+        AssertUnwindSafe(|| {
+            // SAFETY (all): the caller's contract.
+            let key = unsafe { key_ref(key) }?;
+            let (ad, npub, mac) =
+                unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(mac, mac_len)?) };
+            let in_place = core::ptr::eq(m, c) && c_len > 0;
+            if !in_place && overlap(m, c_len, c, c_len) {
+                return Err(GCMSIV_ERR_OVERLAP);
+            }
+            let mut tag = [0u8; TAG_MAX];
+            let tag = tag.get_mut(..mac_len).ok_or(GCMSIV_ERR_TAG_LENGTH)?;
+            tag.copy_from_slice(mac);
+            let body = if in_place {
+                // SAFETY: `m` is `c`: `c_len` writable bytes, read only here.
+                unsafe { output(m, c_len) }?
+            } else {
+                // SAFETY: disjoint buffers, checked above.
+                let (from, to) = unsafe { (input(c, c_len)?, output(m, c_len)?) };
+                to.copy_from_slice(from);
+                wipe = (to.as_mut_ptr(), c_len);
+                to
+            };
+            key.open(npub, ad, body, tag)
+        }),
+        || {},
+    );
+    if code != GCMSIV_OK && !wipe.0.is_null() {
+        // SAFETY: the separate output the call wrote, `wipe.1` bytes.
+        unsafe { core::ptr::write_bytes(wipe.0, 0, wipe.1) };
+    }
+    code
+}
+
+// ---------------------------------------------------------------- batches
+
+/// One message of a batch (`gcmsiv_batch_item` in the header).
+#[repr(C)]
+pub struct GcmsivBatchItem {
+    /// `npub_len` bytes of nonce.
+    pub npub: *const u8,
+    pub npub_len: usize,
+    /// `ad_len` bytes of associated data.
+    pub ad: *const u8,
+    pub ad_len: usize,
+    /// `data_len` bytes, encrypted or decrypted in place.
+    pub data: *mut u8,
+    pub data_len: usize,
+    /// The tag: written by a seal, read by an open (the key's tag length).
+    pub tag: [u8; TAG_MAX],
+    /// Set by `gcmsiv_decrypt_batch`: 0, or `GCMSIV_ERR_AUTHENTICATION`.
+    pub status: c_int,
+}
+
+/// Whether any two items' data buffers overlap (a sweep over them sorted).
+fn items_overlap(items: &[GcmsivBatchItem]) -> bool {
+    let mut spans: Vec<(usize, usize)> =
+        items.iter().filter(|i| i.data_len > 0).map(|i| (i.data as usize, i.data_len)).collect();
+    spans.sort_unstable();
+    spans.windows(2).any(|w| w[0].0.saturating_add(w[0].1) > w[1].0)
+}
+
+/// One item's buffers as slices: nonce, associated data, data.
+type Views<'a> = (&'a [u8], &'a [u8], &'a mut [u8]);
+
+/// Runs a batch of `count` items under `key`: AES-GCM-SIV keys through the
+/// core's batch path (several messages' set-up interleaved), AES-GCM keys
+/// one message at a time. Every pointer and length is checked before any
+/// item is touched.
+///
+/// # Safety
+/// `items` covers `count` items whose pointers are as their lengths say.
+unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey, seal: bool) -> c_int {
+    guarded(
+        AssertUnwindSafe(|| {
+            // SAFETY: the caller's contract.
+            let key = unsafe { key_ref(key) }?;
+            // SAFETY: the caller's contract: `count` items, ours for the call.
+            let items = unsafe { output_items(items, count) }?;
+            if items_overlap(items) {
+                return Err(GCMSIV_ERR_OVERLAP);
+            }
+            let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                // SAFETY: the caller's contract for each item; data buffers
+                // pairwise disjoint (checked above).
+                views.push(unsafe {
+                    (
+                        input(item.npub, item.npub_len)?,
+                        input(item.ad, item.ad_len)?,
+                        output(item.data, item.data_len)?,
+                    )
+                });
+            }
+            let statuses = match &key.cipher {
+                Cipher::Siv128(c) => {
+                    siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
+                }
+                Cipher::Siv256(c) => {
+                    siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
+                }
+                Cipher::Gcm128(_) | Cipher::Gcm256(_) => gcm_batch(key, items, views, seal),
+            }?;
+            for (item, code) in items.iter_mut().zip(statuses) {
+                item.status = code;
+            }
+            Ok(())
+        }),
+        || {},
+    )
+}
+
+/// The core's batch calls over `views`; tags copied in and out of `items`.
+/// Returns each item's status.
+fn siv_batch(
+    items: &mut [GcmsivBatchItem],
+    views: Vec<Views<'_>>,
+    seal: bool,
+    encrypt: impl FnOnce(&mut [BatchItem<'_>]) -> Result<(), Error>,
+    decrypt: impl FnOnce(&mut [BatchItem<'_>], &mut [Result<(), Error>]) -> Result<(), Error>,
+) -> Result<Vec<c_int>, c_int> {
+    let mut nonces = Vec::with_capacity(views.len());
+    for (npub, ..) in &views {
+        nonces.push(*siv_nonce(npub)?);
+    }
+    let mut core_items: Vec<BatchItem<'_>> = views
+        .into_iter()
+        .zip(&nonces)
+        .zip(items.iter())
+        .map(|(((_, ad, data), nonce), item)| BatchItem::with_tag(nonce, ad, data, item.tag))
+        .collect();
+    if seal {
+        encrypt(&mut core_items).map_err(status)?;
+        for (item, sealed) in items.iter_mut().zip(&core_items) {
+            item.tag = sealed.tag;
+        }
+        Ok(vec![GCMSIV_OK; items.len()])
+    } else {
+        let mut results = vec![Err(Error::Authentication); core_items.len()];
+        decrypt(&mut core_items, &mut results).map_err(status)?;
+        Ok(results.into_iter().map(|r| r.map_or_else(status, |()| GCMSIV_OK)).collect())
+    }
+}
+
+/// AES-GCM batches: every item's lengths checked first, then one message
+/// at a time.
+fn gcm_batch(
+    key: &GcmsivKey,
+    items: &mut [GcmsivBatchItem],
+    views: Vec<Views<'_>>,
+    seal: bool,
+) -> Result<Vec<c_int>, c_int> {
+    for (npub, ad, data) in &views {
+        if npub.is_empty() || npub.len() as u64 > gcmsiv::GCM_IV_MAX {
+            return Err(GCMSIV_ERR_NONCE_LENGTH);
+        }
+        if data.len() as u64 > gcmsiv::GCM_P_MAX || ad.len() as u64 > gcmsiv::GCM_A_MAX {
+            return Err(GCMSIV_ERR_TOO_LONG);
+        }
+    }
+    let tag_len = key.tag_len();
+    let mut statuses = Vec::with_capacity(items.len());
+    for (item, (npub, ad, data)) in items.iter_mut().zip(views) {
+        let tag = &mut item.tag[..tag_len];
+        statuses.push(if seal {
+            key.seal(npub, ad, data, tag)?;
+            GCMSIV_OK
+        } else {
+            match key.open(npub, ad, data, tag) {
+                Ok(()) => GCMSIV_OK,
+                Err(GCMSIV_ERR_AUTHENTICATION) => GCMSIV_ERR_AUTHENTICATION,
+                Err(other) => return Err(other),
+            }
+        });
+    }
+    Ok(statuses)
+}
+
+/// # Safety
+/// `items` is NULL with `count` 0, or covers `count` writable items.
+unsafe fn output_items<'a>(
+    items: *mut GcmsivBatchItem,
+    count: usize,
+) -> Result<&'a mut [GcmsivBatchItem], c_int> {
+    if count == 0 {
+        return Ok(&mut []);
+    }
+    if items.is_null() {
+        return Err(GCMSIV_ERR_NULL_POINTER);
+    }
+    // SAFETY: the caller's contract.
+    Ok(unsafe { core::slice::from_raw_parts_mut(items, count) })
+}
+
+/// Seals `count` messages in place, each with its own nonce and associated
+/// data, writing each item's tag. Misuse (a bad length anywhere) is
+/// reported before any item is touched.
+///
+/// # Safety
+/// `items` covers `count` items whose pointers are as their lengths say,
+/// with pairwise disjoint data buffers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_encrypt_batch(
+    items: *mut GcmsivBatchItem,
+    count: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { batch(items, count, key, true) }
+}
+
+/// Opens `count` messages in place. Returns `GCMSIV_OK` when the call ran
+/// (each item's `status` then says whether it was authentic: a failed item
+/// holds its ciphertext again, and the others are unaffected), or a misuse
+/// error before any item is touched.
+///
+/// # Safety
+/// As [`gcmsiv_encrypt_batch`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_decrypt_batch(
+    items: *mut GcmsivBatchItem,
+    count: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { batch(items, count, key, false) }
+}
