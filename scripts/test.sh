@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
-# tests, rustdoc, the Python package's tests, and the constant-time evidence.
-# Needs Rust (rustfmt, clippy), Python 3 with venv, and valgrind.
+# tests, rustdoc, the C ABI from C, the Go and Python bindings' tests, and the
+# constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler, Go, Python 3
+# with venv, and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +34,12 @@ step "rustdoc (warnings denied; the doc tests ran with the tests above)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --all-features --no-deps
 # The internals' docs too, so that their links to one another stay true.
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --no-deps --document-private-items
+
+step "C ABI from C: every vector file through the header, static and shared libraries"
+scripts/test-c.sh
+
+step "Go binding: every vector file through cgo and the C ABI"
+scripts/test-go.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
 scripts/test-python.sh

@@ -1,0 +1,3 @@
+module github.com/gcmsiv/gcmsiv/bindings/go
+
+go 1.22
