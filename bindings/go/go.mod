@@ -1,3 +1,3 @@
 module github.com/gcmsiv/gcmsiv/bindings/go
 
-go 1.22
+go 1.21
