@@ -18,6 +18,10 @@ flags=(-std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -Icrates/gcmsiv-c/include)
 python3 crates/gcmsiv-c/tests/c/flatten.py "$vectors" > "$out/vectors.txt"
 "$out/vectors-static" < "$out/vectors.txt"
 "$out/vectors-shared" < "$out/vectors.txt"
+# The README's example.
+"$cc" "${flags[@]}" crates/gcmsiv-c/tests/c/example.c target/release/libgcmsiv_c.a \
+    -lpthread -ldl -lm -o "$out/example"
+"$out/example" | grep -q "^attack at dawn (30 bytes sealed, on "
 # The header also compiles as C++.
 printf '#include "gcmsiv.h"\nint main() { return gcmsiv_abytes() == 16 ? 0 : 1; }\n' > "$out/cxx.cpp"
 "${CXX:-c++}" -std=c++11 -Wall -Werror -Icrates/gcmsiv-c/include "$out/cxx.cpp" \

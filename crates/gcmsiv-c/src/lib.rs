@@ -81,16 +81,13 @@ fn status(error: Error) -> c_int {
     }
 }
 
-/// Runs `body` with panics caught; `on_panic` wipes what must not be left
-/// half written.
-fn guarded(body: impl FnOnce() -> Result<(), c_int> + UnwindSafe, on_panic: impl FnOnce()) -> c_int {
+/// Runs `body` with panics caught (a panic is `GCMSIV_ERR_INTERNAL`; the
+/// decryption calls wipe their output after any failure, this one included).
+fn guarded(body: impl FnOnce() -> Result<(), c_int> + UnwindSafe) -> c_int {
     match std::panic::catch_unwind(body) {
         Ok(Ok(())) => GCMSIV_OK,
         Ok(Err(code)) => code,
-        Err(_) => {
-            on_panic();
-            GCMSIV_ERR_INTERNAL
-        }
+        Err(_) => GCMSIV_ERR_INTERNAL,
     }
 }
 
@@ -414,17 +411,14 @@ unsafe fn make_key(
     }
     // SAFETY: checked non-null; writable by the contract.
     unsafe { key_out.write(core::ptr::null_mut()) };
-    guarded(
-        || {
-            // SAFETY: the caller's contract for `key`.
-            let key = unsafe { input(key, key_len) }?;
-            let made = GcmsivKey::new(algorithm, key, tag_len, backend_from(backend)?, short)?;
-            // SAFETY: as above.
-            unsafe { key_out.write(Box::into_raw(Box::new(made))) };
-            Ok(())
-        },
-        || {},
-    )
+    guarded(|| {
+        // SAFETY: the caller's contract for `key`.
+        let key = unsafe { input(key, key_len) }?;
+        let made = GcmsivKey::new(algorithm, key, tag_len, backend_from(backend)?, short)?;
+        // SAFETY: as above.
+        unsafe { key_out.write(Box::into_raw(Box::new(made))) };
+        Ok(())
+    })
 }
 
 /// Frees a key (its round keys and hash key are zeroized). NULL is ignored.
@@ -493,36 +487,33 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
         // SAFETY: writable by the contract.
         unsafe { c_len.write(0) };
     }
-    let code = guarded(
-        AssertUnwindSafe(|| {
-            // SAFETY (all four): the caller's contract.
-            let key = unsafe { key_ref(key) }?;
-            let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
-            let tag_len = key.tag_len();
-            let needed = m_len.checked_add(tag_len).ok_or(GCMSIV_ERR_TOO_LONG)?;
-            if c_cap < needed {
-                return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
+    let code = guarded(AssertUnwindSafe(|| {
+        // SAFETY (all four): the caller's contract.
+        let key = unsafe { key_ref(key) }?;
+        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+        let tag_len = key.tag_len();
+        let needed = m_len.checked_add(tag_len).ok_or(GCMSIV_ERR_TOO_LONG)?;
+        if c_cap < needed {
+            return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
+        }
+        let in_place = core::ptr::eq(c, m) && m_len > 0;
+        if !in_place {
+            // SAFETY: the caller's contract; checked against `c` below.
+            let m = unsafe { input(m, m_len) }?;
+            if overlap(c, needed, m.as_ptr(), m_len) {
+                return Err(GCMSIV_ERR_OVERLAP);
             }
-            let in_place = core::ptr::eq(c, m) && m_len > 0;
-            if !in_place {
-                // SAFETY: the caller's contract; checked against `c` below.
-                let m = unsafe { input(m, m_len) }?;
-                if overlap(c, needed, m.as_ptr(), m_len) {
-                    return Err(GCMSIV_ERR_OVERLAP);
-                }
-            }
-            // SAFETY: `c` holds `c_cap >= needed` writable bytes; in place, `m`
-            // is the same memory and is read only through this slice from here.
-            let out = unsafe { output(c, needed) }?;
-            if !in_place {
-                // SAFETY: as above, and disjoint from `out`.
-                out[..m_len].copy_from_slice(unsafe { input(m, m_len) }?);
-            }
-            let (body, tag) = out.split_at_mut(m_len);
-            key.seal(npub, ad, body, tag)
-        }),
-        || {},
-    );
+        }
+        // SAFETY: `c` holds `c_cap >= needed` writable bytes; in place, `m`
+        // is the same memory and is read only through this slice from here.
+        let out = unsafe { output(c, needed) }?;
+        if !in_place {
+            // SAFETY: as above, and disjoint from `out`.
+            out[..m_len].copy_from_slice(unsafe { input(m, m_len) }?);
+        }
+        let (body, tag) = out.split_at_mut(m_len);
+        key.seal(npub, ad, body, tag)
+    }));
     if code == GCMSIV_OK && !c_len.is_null() {
         // SAFETY: writable by the contract; `m_len + tag` did not overflow.
         unsafe { c_len.write(m_len + gcmsiv_key_tag_bytes(key)) };
@@ -556,36 +547,33 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
     }
     let mut body_len = 0usize;
     let mut wipe: (*mut u8, usize) = (core::ptr::null_mut(), 0);
-    let code = guarded(
-        AssertUnwindSafe(|| {
-            // SAFETY (all): the caller's contract.
-            let key = unsafe { key_ref(key) }?;
-            let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
-            let tag_len = key.tag_len();
-            body_len = c_len.checked_sub(tag_len).ok_or(GCMSIV_ERR_TOO_SHORT)?;
-            if m_cap < body_len {
-                return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
-            }
-            let mut tag = [0u8; TAG_MAX];
-            let in_place = core::ptr::eq(m, c) && c_len > 0;
-            // SAFETY: the caller's contract for `c`; read before `m` is written.
-            let sealed = unsafe { input(c, c_len) }?;
-            tag[..tag_len].copy_from_slice(&sealed[body_len..]);
-            if !in_place && overlap(m, body_len, c, c_len) {
-                return Err(GCMSIV_ERR_OVERLAP);
-            }
-            // SAFETY: `m` holds `m_cap >= body_len` writable bytes; in place it
-            // is `c`'s memory, read only through this slice from here.
-            let out = unsafe { output(m, body_len) }?;
-            if !in_place {
-                // SAFETY: disjoint from `out`, checked above.
-                out.copy_from_slice(&unsafe { input(c, c_len) }?[..body_len]);
-                wipe = (out.as_mut_ptr(), body_len);
-            }
-            key.open(npub, ad, out, &tag[..tag_len])
-        }),
-        || {},
-    );
+    let code = guarded(AssertUnwindSafe(|| {
+        // SAFETY (all): the caller's contract.
+        let key = unsafe { key_ref(key) }?;
+        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+        let tag_len = key.tag_len();
+        body_len = c_len.checked_sub(tag_len).ok_or(GCMSIV_ERR_TOO_SHORT)?;
+        if m_cap < body_len {
+            return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
+        }
+        let mut tag = [0u8; TAG_MAX];
+        let in_place = core::ptr::eq(m, c) && c_len > 0;
+        // SAFETY: the caller's contract for `c`; read before `m` is written.
+        let sealed = unsafe { input(c, c_len) }?;
+        tag[..tag_len].copy_from_slice(&sealed[body_len..]);
+        if !in_place && overlap(m, body_len, c, c_len) {
+            return Err(GCMSIV_ERR_OVERLAP);
+        }
+        // SAFETY: `m` holds `m_cap >= body_len` writable bytes; in place it
+        // is `c`'s memory, read only through this slice from here.
+        let out = unsafe { output(m, body_len) }?;
+        if !in_place {
+            // SAFETY: disjoint from `out`, checked above.
+            out.copy_from_slice(&unsafe { input(c, c_len) }?[..body_len]);
+            wipe = (out.as_mut_ptr(), body_len);
+        }
+        key.open(npub, ad, out, &tag[..tag_len])
+    }));
     if code == GCMSIV_OK {
         if !m_len.is_null() {
             // SAFETY: writable by the contract.
@@ -617,38 +605,35 @@ pub unsafe extern "C" fn gcmsiv_encrypt_detached(
     npub_len: usize,
     key: *const GcmsivKey,
 ) -> c_int {
-    guarded(
-        AssertUnwindSafe(|| {
-            // SAFETY (all): the caller's contract.
-            let key = unsafe { key_ref(key) }?;
-            let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
-            if mac_len != key.tag_len() {
-                return Err(GCMSIV_ERR_TAG_LENGTH);
-            }
-            let in_place = core::ptr::eq(c, m) && m_len > 0;
-            if !in_place && overlap(c, m_len, m, m_len) {
-                return Err(GCMSIV_ERR_OVERLAP);
-            }
-            if overlap(mac, mac_len, c, m_len) || overlap(mac, mac_len, m, m_len) {
-                return Err(GCMSIV_ERR_OVERLAP);
-            }
-            let mut tag = [0u8; TAG_MAX];
-            let body = if in_place {
-                // SAFETY: `c` is `m`: `m_len` writable bytes, read only here.
-                unsafe { output(c, m_len) }?
-            } else {
-                // SAFETY: disjoint buffers, checked above.
-                let (from, to) = unsafe { (input(m, m_len)?, output(c, m_len)?) };
-                to.copy_from_slice(from);
-                to
-            };
-            key.seal(npub, ad, body, &mut tag[..mac_len])?;
-            // SAFETY: `mac_len` writable bytes, disjoint from the others.
-            unsafe { output(mac, mac_len) }?.copy_from_slice(&tag[..mac_len]);
-            Ok(())
-        }),
-        || {},
-    )
+    guarded(AssertUnwindSafe(|| {
+        // SAFETY (all): the caller's contract.
+        let key = unsafe { key_ref(key) }?;
+        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+        if mac_len != key.tag_len() {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
+        }
+        let in_place = core::ptr::eq(c, m) && m_len > 0;
+        if !in_place && overlap(c, m_len, m, m_len) {
+            return Err(GCMSIV_ERR_OVERLAP);
+        }
+        if overlap(mac, mac_len, c, m_len) || overlap(mac, mac_len, m, m_len) {
+            return Err(GCMSIV_ERR_OVERLAP);
+        }
+        let mut tag = [0u8; TAG_MAX];
+        let body = if in_place {
+            // SAFETY: `c` is `m`: `m_len` writable bytes, read only here.
+            unsafe { output(c, m_len) }?
+        } else {
+            // SAFETY: disjoint buffers, checked above.
+            let (from, to) = unsafe { (input(m, m_len)?, output(c, m_len)?) };
+            to.copy_from_slice(from);
+            to
+        };
+        key.seal(npub, ad, body, &mut tag[..mac_len])?;
+        // SAFETY: `mac_len` writable bytes, disjoint from the others.
+        unsafe { output(mac, mac_len) }?.copy_from_slice(&tag[..mac_len]);
+        Ok(())
+    }))
 }
 
 /// Decrypts `c_len` bytes from `c` into `m` (which may be `c`; must not
@@ -672,33 +657,29 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
     key: *const GcmsivKey,
 ) -> c_int {
     let mut wipe: (*mut u8, usize) = (core::ptr::null_mut(), 0);
-    let code = guarded(
-        AssertUnwindSafe(|| {
-            // SAFETY (all): the caller's contract.
-            let key = unsafe { key_ref(key) }?;
-            let (ad, npub, mac) =
-                unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(mac, mac_len)?) };
-            let in_place = core::ptr::eq(m, c) && c_len > 0;
-            if !in_place && overlap(m, c_len, c, c_len) {
-                return Err(GCMSIV_ERR_OVERLAP);
-            }
-            let mut tag = [0u8; TAG_MAX];
-            let tag = tag.get_mut(..mac_len).ok_or(GCMSIV_ERR_TAG_LENGTH)?;
-            tag.copy_from_slice(mac);
-            let body = if in_place {
-                // SAFETY: `m` is `c`: `c_len` writable bytes, read only here.
-                unsafe { output(m, c_len) }?
-            } else {
-                // SAFETY: disjoint buffers, checked above.
-                let (from, to) = unsafe { (input(c, c_len)?, output(m, c_len)?) };
-                to.copy_from_slice(from);
-                wipe = (to.as_mut_ptr(), c_len);
-                to
-            };
-            key.open(npub, ad, body, tag)
-        }),
-        || {},
-    );
+    let code = guarded(AssertUnwindSafe(|| {
+        // SAFETY (all): the caller's contract.
+        let key = unsafe { key_ref(key) }?;
+        let (ad, npub, mac) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(mac, mac_len)?) };
+        let in_place = core::ptr::eq(m, c) && c_len > 0;
+        if !in_place && overlap(m, c_len, c, c_len) {
+            return Err(GCMSIV_ERR_OVERLAP);
+        }
+        let mut tag = [0u8; TAG_MAX];
+        let tag = tag.get_mut(..mac_len).ok_or(GCMSIV_ERR_TAG_LENGTH)?;
+        tag.copy_from_slice(mac);
+        let body = if in_place {
+            // SAFETY: `m` is `c`: `c_len` writable bytes, read only here.
+            unsafe { output(m, c_len) }?
+        } else {
+            // SAFETY: disjoint buffers, checked above.
+            let (from, to) = unsafe { (input(c, c_len)?, output(m, c_len)?) };
+            to.copy_from_slice(from);
+            wipe = (to.as_mut_ptr(), c_len);
+            to
+        };
+        key.open(npub, ad, body, tag)
+    }));
     if code != GCMSIV_OK && !wipe.0.is_null() {
         // SAFETY: the separate output the call wrote, `wipe.1` bytes.
         unsafe { core::ptr::write_bytes(wipe.0, 0, wipe.1) };
@@ -745,43 +726,40 @@ type Views<'a> = (&'a [u8], &'a [u8], &'a mut [u8]);
 /// # Safety
 /// `items` covers `count` items whose pointers are as their lengths say.
 unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey, seal: bool) -> c_int {
-    guarded(
-        AssertUnwindSafe(|| {
-            // SAFETY: the caller's contract.
-            let key = unsafe { key_ref(key) }?;
-            // SAFETY: the caller's contract: `count` items, ours for the call.
-            let items = unsafe { output_items(items, count) }?;
-            if items_overlap(items) {
-                return Err(GCMSIV_ERR_OVERLAP);
+    guarded(AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract.
+        let key = unsafe { key_ref(key) }?;
+        // SAFETY: the caller's contract: `count` items, ours for the call.
+        let items = unsafe { output_items(items, count) }?;
+        if items_overlap(items) {
+            return Err(GCMSIV_ERR_OVERLAP);
+        }
+        let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            // SAFETY: the caller's contract for each item; data buffers
+            // pairwise disjoint (checked above).
+            views.push(unsafe {
+                (
+                    input(item.npub, item.npub_len)?,
+                    input(item.ad, item.ad_len)?,
+                    output(item.data, item.data_len)?,
+                )
+            });
+        }
+        let statuses = match &key.cipher {
+            Cipher::Siv128(c) => {
+                siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
             }
-            let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
-            for item in items.iter() {
-                // SAFETY: the caller's contract for each item; data buffers
-                // pairwise disjoint (checked above).
-                views.push(unsafe {
-                    (
-                        input(item.npub, item.npub_len)?,
-                        input(item.ad, item.ad_len)?,
-                        output(item.data, item.data_len)?,
-                    )
-                });
+            Cipher::Siv256(c) => {
+                siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
             }
-            let statuses = match &key.cipher {
-                Cipher::Siv128(c) => {
-                    siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
-                }
-                Cipher::Siv256(c) => {
-                    siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
-                }
-                Cipher::Gcm128(_) | Cipher::Gcm256(_) => gcm_batch(key, items, views, seal),
-            }?;
-            for (item, code) in items.iter_mut().zip(statuses) {
-                item.status = code;
-            }
-            Ok(())
-        }),
-        || {},
-    )
+            Cipher::Gcm128(_) | Cipher::Gcm256(_) => gcm_batch(key, items, views, seal),
+        }?;
+        for (item, code) in items.iter_mut().zip(statuses) {
+            item.status = code;
+        }
+        Ok(())
+    }))
 }
 
 /// The core's batch calls over `views`; tags copied in and out of `items`.
