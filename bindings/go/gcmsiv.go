@@ -190,9 +190,9 @@ func (a *AEAD) Close() {
 
 // Backend names the code the key runs on: "portable", "aesni-clmul" or "aesni-vaes".
 func (a *AEAD) Backend() string {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	return C.GoString(C.gcmsiv_key_backend(a.live()))
+	var name string
+	a.with(func(k *C.gcmsiv_key) { name = C.GoString(C.gcmsiv_key_backend(k)) })
+	return name
 }
 
 // NonceSize is the nonce length Seal and Open take.
@@ -201,11 +201,15 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 // Overhead is the tag length.
 func (a *AEAD) Overhead() int { return a.tagSize }
 
-func (a *AEAD) live() *C.gcmsiv_key {
+// with runs f on the key, which Close cannot free meanwhile; it panics if the
+// key is closed (the read lock released either way).
+func (a *AEAD) with(f func(*C.gcmsiv_key)) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
 	if a.key == nil {
 		panic("gcmsiv: AEAD used after Close")
 	}
-	return a.key
+	f(a.key)
 }
 
 // ptr is the address of b's first byte, or nil for an empty slice (the C ABI
@@ -230,32 +234,44 @@ func sliceForAppend(in []byte, n int) (head, tail []byte) {
 	return
 }
 
-// inexactOverlap reports whether x and y share memory at different offsets.
-func inexactOverlap(x, y []byte) bool {
-	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
+// anyOverlap reports whether x and y share memory.
+func anyOverlap(x, y []byte) bool {
+	if len(x) == 0 || len(y) == 0 {
 		return false
 	}
 	xs, ys := uintptr(unsafe.Pointer(&x[0])), uintptr(unsafe.Pointer(&y[0]))
 	return xs < ys+uintptr(len(y)) && ys < xs+uintptr(len(x))
 }
 
+// inexactOverlap reports whether x and y share memory at different offsets.
+func inexactOverlap(x, y []byte) bool {
+	return anyOverlap(x, y) && &x[0] != &y[0]
+}
+
+// checkBuffers panics, as cipher.AEAD implementations do, when out shares
+// memory with input other than at the same start, or with the nonce or the
+// additional data at all.
+func checkBuffers(out, input, nonce, additionalData []byte) {
+	if inexactOverlap(out, input) || anyOverlap(out, nonce) || anyOverlap(out, additionalData) {
+		panic("gcmsiv: invalid buffer overlap")
+	}
+}
+
 // Seal encrypts and authenticates plaintext and additionalData, appending
 // ciphertext || tag to dst. As cipher.AEAD's Seal, it panics on a nonce of the
-// wrong length or buffers that overlap other than exactly (plaintext may be
-// dst[len(dst):len(dst)]'s start, in place).
+// wrong length or buffers that overlap other than exactly (plaintext may start
+// where the appended bytes do: in place).
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("gcmsiv: incorrect nonce length given to Seal")
 	}
 	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
-	if inexactOverlap(out, plaintext) {
-		panic("gcmsiv: invalid buffer overlap")
-	}
-	a.mu.RLock()
-	rc := C.gcmsiv_encrypt(ptr(out), C.size_t(len(out)), nil, ptr(plaintext), C.size_t(len(plaintext)),
-		ptr(additionalData), C.size_t(len(additionalData)), ptr(nonce), C.size_t(len(nonce)), a.live())
-	a.mu.RUnlock()
-	runtime.KeepAlive(plaintext)
+	checkBuffers(out, plaintext, nonce, additionalData)
+	var rc C.int
+	a.with(func(k *C.gcmsiv_key) {
+		rc = C.gcmsiv_encrypt(ptr(out), C.size_t(len(out)), nil, ptr(plaintext), C.size_t(len(plaintext)),
+			ptr(additionalData), C.size_t(len(additionalData)), ptr(nonce), C.size_t(len(nonce)), k)
+	})
 	if err := status("seal", rc); err != nil {
 		panic(err) // only inputs over the limits (2^36 bytes) get here
 	}
@@ -263,8 +279,11 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 }
 
 // Open authenticates and decrypts ciphertext (with its tag), appending the
-// plaintext to dst. On failure it returns ErrOpen and releases nothing: the
-// bytes it would have written are zeroed.
+// plaintext to dst. If it is not authentic, Open returns ErrOpen and releases
+// nothing: the bytes it would have appended are zeroed, or, decrypting in
+// place (dst[len(dst):] starting where ciphertext does), the ciphertext is
+// there again. Inputs over the limits are an *Error; a nonce of the wrong
+// length or inexactly overlapping buffers panic, as in cipher.AEAD.
 func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("gcmsiv: incorrect nonce length given to Open")
@@ -273,14 +292,12 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		return nil, ErrOpen
 	}
 	ret, out := sliceForAppend(dst, len(ciphertext)-a.tagSize)
-	if inexactOverlap(out, ciphertext) {
-		panic("gcmsiv: invalid buffer overlap")
-	}
-	a.mu.RLock()
-	rc := C.gcmsiv_decrypt(ptr(out), C.size_t(len(out)), nil, ptr(ciphertext), C.size_t(len(ciphertext)),
-		ptr(additionalData), C.size_t(len(additionalData)), ptr(nonce), C.size_t(len(nonce)), a.live())
-	a.mu.RUnlock()
-	runtime.KeepAlive(ciphertext)
+	checkBuffers(out, ciphertext, nonce, additionalData)
+	var rc C.int
+	a.with(func(k *C.gcmsiv_key) {
+		rc = C.gcmsiv_decrypt(ptr(out), C.size_t(len(out)), nil, ptr(ciphertext), C.size_t(len(ciphertext)),
+			ptr(additionalData), C.size_t(len(additionalData)), ptr(nonce), C.size_t(len(nonce)), k)
+	})
 	if err := status("open", rc); err != nil {
 		return nil, err
 	}
@@ -302,7 +319,9 @@ type BatchItem struct {
 // AES-GCM-SIV keys the per-message set-up of several short messages runs
 // interleaved: on CPUs with VAES about twice the messages per second of one
 // call each for 16- to 64-byte messages. Misuse anywhere (a nonce of the wrong
-// length, overlapping Data) fails the whole call before any item is touched.
+// length; Data sharing memory with another item's Data, Nonce or
+// AdditionalData) fails the whole call before any item is touched, with the
+// error in every item's Err too.
 func (a *AEAD) SealBatch(items []BatchItem) error { return a.batch(items, true) }
 
 // OpenBatch opens many messages in one call. It returns an error only for
@@ -310,10 +329,18 @@ func (a *AEAD) SealBatch(items []BatchItem) error { return a.batch(items, true) 
 // authentic, and an item that was not holds its ciphertext again.
 func (a *AEAD) OpenBatch(items []BatchItem) error { return a.batch(items, false) }
 
-func (a *AEAD) batch(items []BatchItem, seal bool) error {
+func (a *AEAD) batch(items []BatchItem, seal bool) (err error) {
 	if len(items) == 0 {
 		return nil
 	}
+	// On misuse every item carries the call's error: none passes for authentic.
+	defer func() {
+		if err != nil {
+			for i := range items {
+				items[i].Err = err
+			}
+		}
+	}()
 	for i := range items {
 		if len(items[i].Nonce) != a.nonceSize {
 			return &Error{Code: C.GCMSIV_ERR_NONCE_LENGTH, Op: "batch"}
@@ -348,25 +375,24 @@ func (a *AEAD) batch(items []BatchItem, seal bool) error {
 			c.tag[j] = C.uint8_t(it.Tag[j])
 		}
 	}
-	a.mu.RLock()
 	var rc C.int
-	if seal {
-		rc = C.gcmsiv_encrypt_batch(cItems, C.size_t(len(items)), a.live())
-	} else {
-		rc = C.gcmsiv_decrypt_batch(cItems, C.size_t(len(items)), a.live())
-	}
-	a.mu.RUnlock()
+	a.with(func(k *C.gcmsiv_key) {
+		if seal {
+			rc = C.gcmsiv_encrypt_batch(cItems, C.size_t(len(items)), k)
+		} else {
+			rc = C.gcmsiv_decrypt_batch(cItems, C.size_t(len(items)), k)
+		}
+	})
 	if err := status("batch", rc); err != nil {
 		return err
 	}
 	for i := range items {
 		it := &items[i]
+		it.Err = status("open", view[i].status)
 		if seal {
 			for j := range it.Tag {
 				it.Tag[j] = byte(view[i].tag[j])
 			}
-		} else {
-			it.Err = status("open", view[i].status)
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -280,6 +281,14 @@ func TestMisuse(t *testing.T) {
 		buf := make([]byte, 64)
 		a.Seal(buf[:1], make([]byte, 12), buf[:16], nil)
 	})
+	mustPanic(t, "additional data inside the output", func() {
+		buf := make([]byte, 64)
+		a.Seal(buf[:0], make([]byte, 12), make([]byte, 16), buf[8:12])
+	})
+	mustPanic(t, "nonce inside the output", func() {
+		buf := make([]byte, 64)
+		a.Open(buf[:0], buf[4:16], make([]byte, 32), nil)
+	})
 	if _, err := a.Open(nil, make([]byte, 12), make([]byte, 15), nil); !errors.Is(err, ErrOpen) {
 		t.Fatal("a ciphertext shorter than a tag")
 	}
@@ -344,15 +353,68 @@ func TestBatch(t *testing.T) {
 				}
 			}
 			items[3].Nonce = items[3].Nonce[:5]
-			if err := a.SealBatch(items); err == nil {
+			before := append([]byte(nil), items[0].Data...)
+			if err := a.OpenBatch(items); err == nil {
 				t.Fatal("a batch with a short nonce ran")
+			}
+			for i, it := range items {
+				if it.Err == nil {
+					t.Fatalf("item %d reads authentic after a refused call", i)
+				}
+			}
+			if !bytes.Equal(items[0].Data, before) {
+				t.Fatal("a refused batch touched an item")
+			}
+			// Another item's data as associated data: refused by the C ABI.
+			items[3].Nonce = items[2].Nonce
+			items[4].AdditionalData = items[9].Data[:1]
+			var e *Error
+			if err := a.SealBatch(items); !errors.As(err, &e) || e.Code != -11 {
+				t.Fatalf("overlap in a batch: %v", err)
 			}
 			a.Close()
 		}
 	}
 }
 
-// Many goroutines on one key, and Close racing nothing (run with -race).
+// Close while other goroutines use the key: calls in flight finish, later
+// ones panic with "used after Close", and the race detector sees no race.
+func TestCloseDuringUse(t *testing.T) {
+	a, _ := NewAESGCMSIV(make([]byte, 16))
+	var wg sync.WaitGroup
+	started := make(chan struct{}, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil && r != "gcmsiv: AEAD used after Close" {
+					t.Errorf("unexpected panic: %v", r)
+				}
+			}()
+			started <- struct{}{}
+			for {
+				a.Seal(nil, make([]byte, 12), make([]byte, 100), nil)
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-started
+	}
+	a.Close()
+	wg.Wait()
+	if !strings.Contains(recoverPanic(func() { a.Backend() }), "after Close") {
+		t.Fatal("Backend after Close")
+	}
+}
+
+func recoverPanic(f func()) (msg string) {
+	defer func() { msg = fmt.Sprint(recover()) }()
+	f()
+	return
+}
+
+// Many goroutines on one key (run with -race).
 func TestConcurrentUse(t *testing.T) {
 	a, _ := NewAESGCMSIV(make([]byte, 32))
 	defer a.Close()

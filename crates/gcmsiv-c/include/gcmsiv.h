@@ -16,13 +16,15 @@
  * at once, free it (gcmsiv_key_free zeroizes it). Every call returns an int:
  * GCMSIV_OK (0), or a negative GCMSIV_ERR_* (gcmsiv_strerror describes it).
  * Misuse (a wrong key, nonce or tag length, an input over the limits, a buffer
- * too small, a NULL pointer for a non-empty buffer, buffers that overlap other
- * than exactly) is reported before any work. Every authentication failure is
- * GCMSIV_ERR_AUTHENTICATION, and no unauthenticated plaintext is ever released:
- * a separate output buffer is zeroed, and a buffer decrypted in place holds the
- * ciphertext again. Arguments come in one order everywhere: output, input,
- * associated data, nonce, key. Inputs of length 0 may be NULL. In place means
- * the output pointer equal to the input pointer; any other overlap is refused.
+ * too small, a NULL pointer for a non-empty buffer, overlapping buffers) is
+ * reported before any work, with the outputs untouched. Every authentication
+ * failure is GCMSIV_ERR_AUTHENTICATION, and no unauthenticated plaintext is
+ * ever released: a separate output buffer is zeroed, and a buffer decrypted in
+ * place holds the ciphertext again. Arguments come in one order everywhere:
+ * output, input, associated data, nonce, key. Inputs of length 0 may be NULL.
+ * In place means the output pointer equal to the input pointer; an output may
+ * share no other byte with any input (associated data and nonce included) or
+ * with another output. Inputs may share bytes with one another.
  *
  * Nothing unwinds into C: an internal error (none is known) is
  * GCMSIV_ERR_INTERNAL.
@@ -107,7 +109,7 @@ int gcmsiv_encrypt(uint8_t *c, size_t c_cap, size_t *c_len,
                    const uint8_t *m, size_t m_len,
                    const uint8_t *ad, size_t ad_len,
                    const uint8_t *npub, size_t npub_len,
-                   const gcmsiv_key *key);
+                   const gcmsiv_key *key) GCMSIV_WARN_UNUSED;
 
 /* Decrypts ciphertext || tag into m (c_len - tag bytes; m_cap at least that).
  * *m_len (may be NULL) gets the plaintext length, 0 on failure. m may be c. */
@@ -123,7 +125,7 @@ int gcmsiv_encrypt_detached(uint8_t *c, uint8_t *mac, size_t mac_len,
                             const uint8_t *m, size_t m_len,
                             const uint8_t *ad, size_t ad_len,
                             const uint8_t *npub, size_t npub_len,
-                            const gcmsiv_key *key);
+                            const gcmsiv_key *key) GCMSIV_WARN_UNUSED;
 
 /* Decrypts c_len bytes into m (may be c) if the tag at mac authenticates them. */
 int gcmsiv_decrypt_detached(uint8_t *m,
@@ -137,8 +139,10 @@ int gcmsiv_decrypt_detached(uint8_t *m,
  * nonce and associated data. For AES-GCM-SIV keys the per-message set-up of
  * several short messages runs interleaved (2x the messages per second of one
  * call each for 16- to 64-byte messages on CPUs with VAES); AES-GCM keys run
- * one message at a time. Misuse anywhere fails the whole call before any item
- * is touched. The items' data buffers must not overlap. */
+ * one message at a time. Misuse anywhere (including data buffers that overlap
+ * one another, any item's nonce or associated data, or the items array) fails
+ * the whole call before any item is touched, and sets every item's status to
+ * the call's. */
 typedef struct gcmsiv_batch_item {
     const uint8_t *npub;
     size_t npub_len;
@@ -147,10 +151,12 @@ typedef struct gcmsiv_batch_item {
     uint8_t *data;      /* data_len bytes, encrypted or decrypted in place */
     size_t data_len;
     uint8_t tag[16];    /* written by encrypt, read by decrypt (the key's tag length) */
-    int status;         /* set by the call: GCMSIV_OK or GCMSIV_ERR_AUTHENTICATION */
+    int status;         /* set by the call: GCMSIV_OK, GCMSIV_ERR_AUTHENTICATION, or the
+                           call's own status when it fails as a whole */
 } gcmsiv_batch_item;
 
-int gcmsiv_encrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_key *key);
+int gcmsiv_encrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_key *key)
+    GCMSIV_WARN_UNUSED;
 /* Returns GCMSIV_OK when the call ran; each item's status then says whether it
  * was authentic (a failed item holds its ciphertext again; the others are not
  * affected). */

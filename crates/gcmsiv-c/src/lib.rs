@@ -7,13 +7,14 @@
 //! data, nonce, key last), sizes as functions so that bindings never parse
 //! the header, and decryption that wipes its output and sets its length to 0
 //! on failure. Every call returns an `int` status: 0 on success, a negative
-//! `GCMSIV_ERR_*` otherwise; misuse (a wrong length, a NULL pointer, buffers
-//! that overlap other than exactly) is reported before any work, and every
+//! `GCMSIV_ERR_*` otherwise; misuse (a wrong length, a NULL pointer, an
+//! output that shares bytes with an input other than exactly in place) is
+//! reported before any work, with the outputs untouched, and every
 //! authentication failure is the one `GCMSIV_ERR_AUTHENTICATION`.
 //!
 //! Nothing unwinds across the boundary: each call runs under
 //! `catch_unwind`, and a panic (an internal error; none is known) becomes
-//! `GCMSIV_ERR_INTERNAL`, with any output buffer wiped.
+//! `GCMSIV_ERR_INTERNAL`, with what a decryption wrote wiped.
 //!
 //! The `unsafe` here is the FFI's: raw pointers from C turned into slices,
 //! each conversion in [`input`] or [`output`] with the caller's contract
@@ -200,6 +201,27 @@ impl GcmsivKey {
             Cipher::Gcm128(c) => c.backend(),
             Cipher::Gcm256(c) => c.backend(),
         }
+    }
+
+    /// The checks made before any work: the nonce's length, and the
+    /// limits on the message (`body_len`, without the tag) and the
+    /// associated data.
+    fn check(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
+        let siv = matches!(self.cipher, Cipher::Siv128(_) | Cipher::Siv256(_));
+        let nonce_ok = if siv {
+            npub_len == gcmsiv::NONCE_LEN
+        } else {
+            npub_len >= gcmsiv::GCM_IV_MIN && npub_len as u64 <= gcmsiv::GCM_IV_MAX
+        };
+        if !nonce_ok {
+            return Err(GCMSIV_ERR_NONCE_LENGTH);
+        }
+        let (p_max, a_max) =
+            if siv { (gcmsiv::P_MAX, gcmsiv::A_MAX) } else { (gcmsiv::GCM_P_MAX, gcmsiv::GCM_A_MAX) };
+        if body_len as u64 > p_max || ad_len as u64 > a_max {
+            return Err(GCMSIV_ERR_TOO_LONG);
+        }
+        Ok(())
     }
 
     /// Encrypts `buffer` in place; writes the tag into `tag` (its length).
@@ -463,9 +485,31 @@ pub unsafe extern "C" fn gcmsiv_key_backend(key: *const GcmsivKey) -> *const c_c
 
 // ---------------------------------------------------------------- one message
 
+/// Fails with `GCMSIV_ERR_OVERLAP` if the output `[out, out + out_len)`
+/// shares a byte with any of `inputs` (pointer, length).
+fn clear_of(out: *const u8, out_len: usize, inputs: &[(*const u8, usize)]) -> Result<(), c_int> {
+    if inputs.iter().any(|&(p, len)| overlap(out, out_len, p, len)) {
+        Err(GCMSIV_ERR_OVERLAP)
+    } else {
+        Ok(())
+    }
+}
+
+/// Zeroes `len` bytes at `ptr` (NULL: nothing).
+///
+/// # Safety
+/// `ptr` is NULL or covers `len` writable bytes.
+unsafe fn wipe(ptr: *mut u8, len: usize) {
+    if !ptr.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { core::ptr::write_bytes(ptr, 0, len) };
+    }
+}
+
 /// Encrypts: writes ciphertext || tag (`m_len` + tag bytes) to `c`, its
-/// length to `*c_len` (if not NULL). `c` may be `m` itself (in place, with
-/// room for the tag); it must not otherwise overlap `m`.
+/// length to `*c_len` (if not NULL; 0 on failure). `c` may be `m` itself (in
+/// place, with room for the tag); it must not otherwise overlap `m`, nor
+/// overlap `ad` or `npub` at all.
 ///
 /// # Safety
 /// Each pointer with a length covers that many bytes (readable, or writable
@@ -487,36 +531,41 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
         // SAFETY: writable by the contract.
         unsafe { c_len.write(0) };
     }
+    let mut written: (*mut u8, usize) = (core::ptr::null_mut(), 0);
+    let mut sealed_len = 0;
     let code = guarded(AssertUnwindSafe(|| {
-        // SAFETY (all four): the caller's contract.
+        // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
-        let tag_len = key.tag_len();
-        let needed = m_len.checked_add(tag_len).ok_or(GCMSIV_ERR_TOO_LONG)?;
-        if c_cap < needed {
+        key.check(npub_len, ad_len, m_len)?;
+        sealed_len = m_len.checked_add(key.tag_len()).ok_or(GCMSIV_ERR_TOO_LONG)?;
+        if c_cap < sealed_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
         let in_place = core::ptr::eq(c, m) && m_len > 0;
+        let m_span = if in_place { (m, 0) } else { (m, m_len) };
+        clear_of(c, sealed_len, &[m_span, (ad, ad_len), (npub, npub_len)])?;
+        // SAFETY (all): the caller's contract; the output shares no byte with
+        // the inputs but, in place, `m`, read only through `out` from here.
+        let (ad, npub, m) =
+            unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(m_span.0, m_span.1)?) };
+        let out = unsafe { output(c, sealed_len) }?;
         if !in_place {
-            // SAFETY: the caller's contract; checked against `c` below.
-            let m = unsafe { input(m, m_len) }?;
-            if overlap(c, needed, m.as_ptr(), m_len) {
-                return Err(GCMSIV_ERR_OVERLAP);
-            }
-        }
-        // SAFETY: `c` holds `c_cap >= needed` writable bytes; in place, `m`
-        // is the same memory and is read only through this slice from here.
-        let out = unsafe { output(c, needed) }?;
-        if !in_place {
-            // SAFETY: as above, and disjoint from `out`.
-            out[..m_len].copy_from_slice(unsafe { input(m, m_len) }?);
+            out[..m_len].copy_from_slice(m);
+            written = (out.as_mut_ptr(), sealed_len);
         }
         let (body, tag) = out.split_at_mut(m_len);
         key.seal(npub, ad, body, tag)
     }));
-    if code == GCMSIV_OK && !c_len.is_null() {
-        // SAFETY: writable by the contract; `m_len + tag` did not overflow.
-        unsafe { c_len.write(m_len + gcmsiv_key_tag_bytes(key)) };
+    if code == GCMSIV_OK {
+        if !c_len.is_null() {
+            // SAFETY: writable by the contract.
+            unsafe { c_len.write(sealed_len) };
+        }
+    } else {
+        // A copy of the plaintext must not stay in the output (only an
+        // internal error can fail after the copy).
+        // SAFETY: the output this call wrote.
+        unsafe { wipe(written.0, written.1) };
     }
     code
 }
@@ -524,7 +573,8 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
 /// Decrypts ciphertext || tag from `c` into `m` (`c_len` - tag bytes),
 /// writing that length to `*m_len` (if not NULL). On any failure `*m_len`
 /// is 0 and no plaintext is released: `m` is zeroed, or, when `m` is `c`
-/// (in place), holds the ciphertext again. `m` must not otherwise overlap `c`.
+/// (in place), holds the ciphertext again. `m` must not otherwise overlap
+/// `c`, nor overlap `ad` or `npub` at all.
 ///
 /// # Safety
 /// As [`gcmsiv_encrypt`], with `m` writable.
@@ -546,49 +596,54 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
         unsafe { m_len.write(0) };
     }
     let mut body_len = 0usize;
-    let mut wipe: (*mut u8, usize) = (core::ptr::null_mut(), 0);
+    let mut written: (*mut u8, usize, bool) = (core::ptr::null_mut(), 0, false);
     let code = guarded(AssertUnwindSafe(|| {
-        // SAFETY (all): the caller's contract.
+        // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
         let tag_len = key.tag_len();
         body_len = c_len.checked_sub(tag_len).ok_or(GCMSIV_ERR_TOO_SHORT)?;
+        key.check(npub_len, ad_len, body_len)?;
         if m_cap < body_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
+        let in_place = core::ptr::eq(m, c) && body_len > 0;
+        let c_span = if in_place { (c.wrapping_add(body_len), tag_len) } else { (c, c_len) };
+        clear_of(m, body_len, &[c_span, (ad, ad_len), (npub, npub_len)])?;
+        // SAFETY (all): the caller's contract; the output shares no byte with
+        // the inputs but, in place, the ciphertext body, read only through
+        // `out` from here.
+        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
         let mut tag = [0u8; TAG_MAX];
-        let in_place = core::ptr::eq(m, c) && c_len > 0;
-        // SAFETY: the caller's contract for `c`; read before `m` is written.
-        let sealed = unsafe { input(c, c_len) }?;
-        tag[..tag_len].copy_from_slice(&sealed[body_len..]);
-        if !in_place && overlap(m, body_len, c, c_len) {
-            return Err(GCMSIV_ERR_OVERLAP);
+        let tag = &mut tag[..tag_len];
+        if in_place {
+            tag.copy_from_slice(unsafe { input(c_span.0, tag_len) }?);
+        } else {
+            tag.copy_from_slice(&unsafe { input(c, c_len) }?[body_len..]);
         }
-        // SAFETY: `m` holds `m_cap >= body_len` writable bytes; in place it
-        // is `c`'s memory, read only through this slice from here.
         let out = unsafe { output(m, body_len) }?;
+        written = (out.as_mut_ptr(), body_len, in_place);
         if !in_place {
-            // SAFETY: disjoint from `out`, checked above.
             out.copy_from_slice(&unsafe { input(c, c_len) }?[..body_len]);
-            wipe = (out.as_mut_ptr(), body_len);
         }
-        key.open(npub, ad, out, &tag[..tag_len])
+        key.open(npub, ad, out, tag)
     }));
     if code == GCMSIV_OK {
         if !m_len.is_null() {
             // SAFETY: writable by the contract.
             unsafe { m_len.write(body_len) };
         }
-    } else if !wipe.0.is_null() {
-        // SAFETY: the separate output the call wrote, `body_len` bytes.
-        unsafe { core::ptr::write_bytes(wipe.0, 0, wipe.1) };
+    } else if !written.2 || code == GCMSIV_ERR_INTERNAL {
+        // A separate output is zeroed on any failure; in place, the core
+        // has put the ciphertext back, unless a panic cut it short.
+        // SAFETY: the output this call wrote.
+        unsafe { wipe(written.0, written.1) };
     }
     code
 }
 
 /// Encrypts `m_len` bytes from `m` to `c` (which may be `m`; must not
 /// otherwise overlap it) and writes the tag, `mac_len` bytes (the key's tag
-/// length), to `mac`.
+/// length), to `mac`. Neither output may overlap `ad`, `npub` or the other.
 ///
 /// # Safety
 /// As [`gcmsiv_encrypt`]; `mac` covers `mac_len` writable bytes.
@@ -605,41 +660,42 @@ pub unsafe extern "C" fn gcmsiv_encrypt_detached(
     npub_len: usize,
     key: *const GcmsivKey,
 ) -> c_int {
-    guarded(AssertUnwindSafe(|| {
-        // SAFETY (all): the caller's contract.
+    let mut written: (*mut u8, usize) = (core::ptr::null_mut(), 0);
+    let code = guarded(AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
+        key.check(npub_len, ad_len, m_len)?;
         if mac_len != key.tag_len() {
             return Err(GCMSIV_ERR_TAG_LENGTH);
         }
         let in_place = core::ptr::eq(c, m) && m_len > 0;
-        if !in_place && overlap(c, m_len, m, m_len) {
-            return Err(GCMSIV_ERR_OVERLAP);
+        let m_span = if in_place { (m, 0) } else { (m, m_len) };
+        clear_of(c, m_len, &[m_span, (ad, ad_len), (npub, npub_len), (mac, mac_len)])?;
+        clear_of(mac, mac_len, &[(m, m_len), (ad, ad_len), (npub, npub_len)])?;
+        // SAFETY (all): the caller's contract; the outputs share no byte with
+        // each other or the inputs but, in place, `m`, read only through
+        // `body` from here.
+        let (ad, npub, m) =
+            unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(m_span.0, m_span.1)?) };
+        let mac = unsafe { output(mac, mac_len) }?;
+        let body = unsafe { output(c, m_len) }?;
+        if !in_place {
+            body.copy_from_slice(m);
+            written = (body.as_mut_ptr(), m_len);
         }
-        if overlap(mac, mac_len, c, m_len) || overlap(mac, mac_len, m, m_len) {
-            return Err(GCMSIV_ERR_OVERLAP);
-        }
-        let mut tag = [0u8; TAG_MAX];
-        let body = if in_place {
-            // SAFETY: `c` is `m`: `m_len` writable bytes, read only here.
-            unsafe { output(c, m_len) }?
-        } else {
-            // SAFETY: disjoint buffers, checked above.
-            let (from, to) = unsafe { (input(m, m_len)?, output(c, m_len)?) };
-            to.copy_from_slice(from);
-            to
-        };
-        key.seal(npub, ad, body, &mut tag[..mac_len])?;
-        // SAFETY: `mac_len` writable bytes, disjoint from the others.
-        unsafe { output(mac, mac_len) }?.copy_from_slice(&tag[..mac_len]);
-        Ok(())
-    }))
+        key.seal(npub, ad, body, mac)
+    }));
+    if code != GCMSIV_OK {
+        // SAFETY: the output this call wrote.
+        unsafe { wipe(written.0, written.1) };
+    }
+    code
 }
 
 /// Decrypts `c_len` bytes from `c` into `m` (which may be `c`; must not
-/// otherwise overlap it) if the `mac_len`-byte tag at `mac` authenticates
-/// them. On failure no plaintext is released: `m` is zeroed, or, in place,
-/// holds the ciphertext again.
+/// otherwise overlap it, nor overlap `mac`, `ad` or `npub`) if the
+/// `mac_len`-byte tag at `mac` authenticates them. On failure no plaintext
+/// is released: `m` is zeroed, or, in place, holds the ciphertext again.
 ///
 /// # Safety
 /// As [`gcmsiv_decrypt`]; `mac` covers `mac_len` readable bytes.
@@ -656,33 +712,33 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
     npub_len: usize,
     key: *const GcmsivKey,
 ) -> c_int {
-    let mut wipe: (*mut u8, usize) = (core::ptr::null_mut(), 0);
+    let mut written: (*mut u8, usize, bool) = (core::ptr::null_mut(), 0, false);
     let code = guarded(AssertUnwindSafe(|| {
-        // SAFETY (all): the caller's contract.
+        // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        let (ad, npub, mac) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(mac, mac_len)?) };
-        let in_place = core::ptr::eq(m, c) && c_len > 0;
-        if !in_place && overlap(m, c_len, c, c_len) {
-            return Err(GCMSIV_ERR_OVERLAP);
+        key.check(npub_len, ad_len, c_len)?;
+        if mac_len != key.tag_len() {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
         }
-        let mut tag = [0u8; TAG_MAX];
-        let tag = tag.get_mut(..mac_len).ok_or(GCMSIV_ERR_TAG_LENGTH)?;
-        tag.copy_from_slice(mac);
-        let body = if in_place {
-            // SAFETY: `m` is `c`: `c_len` writable bytes, read only here.
-            unsafe { output(m, c_len) }?
-        } else {
-            // SAFETY: disjoint buffers, checked above.
-            let (from, to) = unsafe { (input(c, c_len)?, output(m, c_len)?) };
-            to.copy_from_slice(from);
-            wipe = (to.as_mut_ptr(), c_len);
-            to
+        let in_place = core::ptr::eq(m, c) && c_len > 0;
+        let c_span = if in_place { (c, 0) } else { (c, c_len) };
+        clear_of(m, c_len, &[c_span, (mac, mac_len), (ad, ad_len), (npub, npub_len)])?;
+        // SAFETY (all): the caller's contract; the output shares no byte with
+        // the inputs but, in place, `c`, read only through `body` from here.
+        let (ad, npub, mac, c) = unsafe {
+            (input(ad, ad_len)?, input(npub, npub_len)?, input(mac, mac_len)?, input(c_span.0, c_span.1)?)
         };
-        key.open(npub, ad, body, tag)
+        let body = unsafe { output(m, c_len) }?;
+        written = (body.as_mut_ptr(), c_len, in_place);
+        if !in_place {
+            body.copy_from_slice(c);
+        }
+        key.open(npub, ad, body, mac)
     }));
-    if code != GCMSIV_OK && !wipe.0.is_null() {
-        // SAFETY: the separate output the call wrote, `wipe.1` bytes.
-        unsafe { core::ptr::write_bytes(wipe.0, 0, wipe.1) };
+    if code != GCMSIV_OK && (!written.2 || code == GCMSIV_ERR_INTERNAL) {
+        // As in `gcmsiv_decrypt`.
+        // SAFETY: the output this call wrote.
+        unsafe { wipe(written.0, written.1) };
     }
     code
 }
@@ -707,12 +763,24 @@ pub struct GcmsivBatchItem {
     pub status: c_int,
 }
 
-/// Whether any two items' data buffers overlap (a sweep over them sorted).
-fn items_overlap(items: &[GcmsivBatchItem]) -> bool {
-    let mut spans: Vec<(usize, usize)> =
-        items.iter().filter(|i| i.data_len > 0).map(|i| (i.data as usize, i.data_len)).collect();
-    spans.sort_unstable();
-    spans.windows(2).any(|w| w[0].0.saturating_add(w[0].1) > w[1].0)
+/// Whether a writable span shares a byte with any other span (start,
+/// length, writable): a sweep over the spans sorted by start. Read-only
+/// spans may share bytes (one nonce array for many items, say).
+fn spans_conflict(mut spans: Vec<(usize, usize, bool)>) -> bool {
+    spans.retain(|s| s.1 > 0);
+    spans.sort_unstable_by_key(|s| s.0);
+    let (mut end_all, mut end_writable) = (0usize, 0usize);
+    for (start, len, writable) in spans {
+        if start < end_writable || (writable && start < end_all) {
+            return true;
+        }
+        let end = start.saturating_add(len);
+        end_all = end_all.max(end);
+        if writable {
+            end_writable = end_writable.max(end);
+        }
+    }
+    false
 }
 
 /// One item's buffers as slices: nonce, associated data, data.
@@ -721,111 +789,140 @@ type Views<'a> = (&'a [u8], &'a [u8], &'a mut [u8]);
 /// Runs a batch of `count` items under `key`: AES-GCM-SIV keys through the
 /// core's batch path (several messages' set-up interleaved), AES-GCM keys
 /// one message at a time. Every pointer and length is checked before any
-/// item is touched.
+/// item is touched; on misuse every item's status is the call's.
 ///
 /// # Safety
 /// `items` covers `count` items whose pointers are as their lengths say.
 unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey, seal: bool) -> c_int {
-    guarded(AssertUnwindSafe(|| {
-        // SAFETY: the caller's contract.
-        let key = unsafe { key_ref(key) }?;
+    let code = guarded(AssertUnwindSafe(|| {
         // SAFETY: the caller's contract: `count` items, ours for the call.
         let items = unsafe { output_items(items, count) }?;
-        if items_overlap(items) {
-            return Err(GCMSIV_ERR_OVERLAP);
-        }
-        let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
-        for item in items.iter() {
-            // SAFETY: the caller's contract for each item; data buffers
-            // pairwise disjoint (checked above).
-            views.push(unsafe {
-                (
-                    input(item.npub, item.npub_len)?,
-                    input(item.ad, item.ad_len)?,
-                    output(item.data, item.data_len)?,
-                )
-            });
-        }
-        let statuses = match &key.cipher {
-            Cipher::Siv128(c) => {
-                siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
+        // SAFETY: the caller's contract.
+        let run = || -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
+            let key = unsafe { key_ref(key) }?;
+            for item in items.iter() {
+                key.check(item.npub_len, item.ad_len, item.data_len)?;
             }
-            Cipher::Siv256(c) => {
-                siv_batch(items, views, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
+            let mut spans = vec![(items.as_ptr() as usize, core::mem::size_of_val(items), true)];
+            for item in items.iter() {
+                spans.push((item.data as usize, item.data_len, true));
+                spans.push((item.ad as usize, item.ad_len, false));
+                spans.push((item.npub as usize, item.npub_len, false));
             }
-            Cipher::Gcm128(_) | Cipher::Gcm256(_) => gcm_batch(key, items, views, seal),
-        }?;
-        for (item, code) in items.iter_mut().zip(statuses) {
-            item.status = code;
+            if spans_conflict(spans) {
+                return Err(GCMSIV_ERR_OVERLAP);
+            }
+            let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                // SAFETY: the caller's contract for each item; the data
+                // buffers share no byte with one another, the other buffers
+                // or the items (checked above).
+                views.push(unsafe {
+                    (
+                        input(item.npub, item.npub_len)?,
+                        input(item.ad, item.ad_len)?,
+                        output(item.data, item.data_len)?,
+                    )
+                });
+            }
+            let tags: Vec<[u8; TAG_MAX]> = items.iter().map(|i| i.tag).collect();
+            match &key.cipher {
+                Cipher::Siv128(c) => {
+                    siv_batch(views, tags, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
+                }
+                Cipher::Siv256(c) => {
+                    siv_batch(views, tags, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
+                }
+                Cipher::Gcm128(_) | Cipher::Gcm256(_) => gcm_batch(key, views, tags, seal),
+            }
+        };
+        match run() {
+            Ok(outcomes) => {
+                for (item, (code, tag)) in items.iter_mut().zip(outcomes) {
+                    item.status = code;
+                    if seal {
+                        item.tag = tag;
+                    }
+                }
+                Ok(())
+            }
+            Err(code) => {
+                items.iter_mut().for_each(|item| item.status = code);
+                Err(code)
+            }
         }
-        Ok(())
-    }))
+    }));
+    if code == GCMSIV_ERR_INTERNAL {
+        // A panic: no item counts as done, and none may hold plaintext that
+        // a cut-short open left unauthenticated.
+        // SAFETY: the caller's contract, as above (the panic ended every
+        // borrow of the items).
+        if let Ok(items) = unsafe { output_items(items, count) } {
+            for item in items {
+                item.status = GCMSIV_ERR_INTERNAL;
+                if !seal {
+                    // SAFETY: the item's data, as its length says.
+                    unsafe { wipe(item.data, item.data_len) };
+                }
+            }
+        }
+    }
+    code
 }
 
-/// The core's batch calls over `views`; tags copied in and out of `items`.
-/// Returns each item's status.
+/// The core's batch calls over `views`, with each item's `tags` (read by
+/// an open). Returns each item's status and tag (written by a seal).
 fn siv_batch(
-    items: &mut [GcmsivBatchItem],
     views: Vec<Views<'_>>,
+    tags: Vec<[u8; TAG_MAX]>,
     seal: bool,
     encrypt: impl FnOnce(&mut [BatchItem<'_>]) -> Result<(), Error>,
     decrypt: impl FnOnce(&mut [BatchItem<'_>], &mut [Result<(), Error>]) -> Result<(), Error>,
-) -> Result<Vec<c_int>, c_int> {
-    let mut nonces = Vec::with_capacity(views.len());
-    for (npub, ..) in &views {
-        nonces.push(*siv_nonce(npub)?);
-    }
+) -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
+    let nonces: Vec<[u8; gcmsiv::NONCE_LEN]> =
+        views.iter().map(|(npub, ..)| siv_nonce(npub).copied()).collect::<Result<_, _>>()?;
     let mut core_items: Vec<BatchItem<'_>> = views
         .into_iter()
         .zip(&nonces)
-        .zip(items.iter())
-        .map(|(((_, ad, data), nonce), item)| BatchItem::with_tag(nonce, ad, data, item.tag))
+        .zip(tags)
+        .map(|(((_, ad, data), nonce), tag)| BatchItem::with_tag(nonce, ad, data, tag))
         .collect();
+    let mut results = vec![Ok(()); core_items.len()];
     if seal {
         encrypt(&mut core_items).map_err(status)?;
-        for (item, sealed) in items.iter_mut().zip(&core_items) {
-            item.tag = sealed.tag;
-        }
-        Ok(vec![GCMSIV_OK; items.len()])
     } else {
-        let mut results = vec![Err(Error::Authentication); core_items.len()];
         decrypt(&mut core_items, &mut results).map_err(status)?;
-        Ok(results.into_iter().map(|r| r.map_or_else(status, |()| GCMSIV_OK)).collect())
     }
+    Ok(core_items
+        .iter()
+        .zip(results)
+        .map(|(item, result)| (result.map_or_else(status, |()| GCMSIV_OK), item.tag))
+        .collect())
 }
 
-/// AES-GCM batches: every item's lengths checked first, then one message
-/// at a time.
+/// AES-GCM batches (lengths already checked): one message at a time.
 fn gcm_batch(
     key: &GcmsivKey,
-    items: &mut [GcmsivBatchItem],
     views: Vec<Views<'_>>,
+    mut tags: Vec<[u8; TAG_MAX]>,
     seal: bool,
-) -> Result<Vec<c_int>, c_int> {
-    for (npub, ad, data) in &views {
-        if npub.is_empty() || npub.len() as u64 > gcmsiv::GCM_IV_MAX {
-            return Err(GCMSIV_ERR_NONCE_LENGTH);
-        }
-        if data.len() as u64 > gcmsiv::GCM_P_MAX || ad.len() as u64 > gcmsiv::GCM_A_MAX {
-            return Err(GCMSIV_ERR_TOO_LONG);
-        }
-    }
+) -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
     let tag_len = key.tag_len();
-    let mut statuses = Vec::with_capacity(items.len());
-    for (item, (npub, ad, data)) in items.iter_mut().zip(views) {
-        let tag = &mut item.tag[..tag_len];
-        statuses.push(if seal {
-            key.seal(npub, ad, data, tag)?;
+    let mut outcomes = Vec::with_capacity(views.len());
+    for ((npub, ad, data), tag) in views.into_iter().zip(&mut tags) {
+        let code = if seal {
+            key.seal(npub, ad, data, &mut tag[..tag_len])?;
             GCMSIV_OK
         } else {
-            match key.open(npub, ad, data, tag) {
+            match key.open(npub, ad, data, &tag[..tag_len]) {
                 Ok(()) => GCMSIV_OK,
                 Err(GCMSIV_ERR_AUTHENTICATION) => GCMSIV_ERR_AUTHENTICATION,
                 Err(other) => return Err(other),
             }
-        });
+        };
+        outcomes.push((code, *tag));
     }
-    Ok(statuses)
+    Ok(outcomes)
 }
 
 /// # Safety
@@ -839,6 +936,9 @@ unsafe fn output_items<'a>(
     }
     if items.is_null() {
         return Err(GCMSIV_ERR_NULL_POINTER);
+    }
+    if count.checked_mul(core::mem::size_of::<GcmsivBatchItem>()).is_none_or(|n| n > isize::MAX as usize) {
+        return Err(GCMSIV_ERR_TOO_LONG);
     }
     // SAFETY: the caller's contract.
     Ok(unsafe { core::slice::from_raw_parts_mut(items, count) })

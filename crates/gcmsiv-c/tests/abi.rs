@@ -153,10 +153,12 @@ impl Key {
         assert_eq!(code, code_inplace);
         if code != GCMSIV_OK {
             assert_eq!(m_len, 0);
-            if c.len() >= self.tag_len() {
+            if code == GCMSIV_ERR_AUTHENTICATION {
                 assert!(m[..body_len].iter().all(|&b| b == 0), "a failed open wipes its output");
-                assert_eq!(inplace, c, "a failed open in place puts the ciphertext back");
+            } else {
+                assert!(m.iter().all(|&b| b == 0xa5), "misuse is refused before any work");
             }
+            assert_eq!(inplace, c, "a failed open in place leaves (or puts back) the ciphertext");
             return Err(code);
         }
         assert_eq!(m_len, body_len);
@@ -430,6 +432,97 @@ fn misuse_is_refused() {
         assert_eq!(code, GCMSIV_ERR_OVERLAP);
     }
     assert_eq!(buf, snapshot);
+    // Misuse found after nothing was written: the output is as it was.
+    let mut out = [0x5au8; 64];
+    unsafe {
+        let code = gcmsiv_encrypt(
+            out.as_mut_ptr(),
+            64,
+            null_mut(),
+            msg.as_ptr(),
+            16,
+            null(),
+            0,
+            nonce.as_ptr(),
+            11,
+            k.0,
+        );
+        assert_eq!(code, GCMSIV_ERR_NONCE_LENGTH);
+        let code = gcmsiv_encrypt_detached(
+            out.as_mut_ptr(),
+            null_mut(),
+            16,
+            msg.as_ptr(),
+            16,
+            null(),
+            0,
+            nonce.as_ptr(),
+            12,
+            k.0,
+        );
+        assert_eq!(code, GCMSIV_ERR_NULL_POINTER);
+    }
+    assert_eq!(out, [0x5a; 64], "no plaintext copied into the output of a refused call");
+    // Associated data or nonce inside the output is refused (read-only
+    // inputs may share bytes with each other).
+    let mut buf = [3u8; 64];
+    unsafe {
+        let p = buf.as_mut_ptr();
+        assert_eq!(
+            gcmsiv_encrypt(p, 64, null_mut(), msg.as_ptr(), 16, p.add(20), 4, nonce.as_ptr(), 12, k.0),
+            GCMSIV_ERR_OVERLAP
+        );
+        assert_eq!(
+            gcmsiv_encrypt(p, 64, null_mut(), msg.as_ptr(), 16, null(), 0, p.add(30), 12, k.0),
+            GCMSIV_ERR_OVERLAP
+        );
+        let sealed32 = [0u8; 32];
+        assert_eq!(
+            gcmsiv_decrypt(p, 64, null_mut(), sealed32.as_ptr(), 32, p, 4, nonce.as_ptr(), 12, k.0),
+            GCMSIV_ERR_OVERLAP
+        );
+        assert_eq!(
+            gcmsiv_decrypt_detached(p, msg.as_ptr(), 16, p.add(8), 16, null(), 0, nonce.as_ptr(), 12, k.0),
+            GCMSIV_ERR_OVERLAP
+        );
+        assert_eq!(
+            gcmsiv_encrypt(p, 64, null_mut(), msg.as_ptr(), 16, nonce.as_ptr(), 12, nonce.as_ptr(), 12, k.0),
+            GCMSIV_OK
+        );
+    }
+    // A failed detached open wipes a separate output.
+    let mut sealed = [0u8; 16];
+    let mut mac = [0u8; 16];
+    unsafe {
+        let code = gcmsiv_encrypt_detached(
+            sealed.as_mut_ptr(),
+            mac.as_mut_ptr(),
+            16,
+            msg.as_ptr(),
+            16,
+            null(),
+            0,
+            nonce.as_ptr(),
+            12,
+            k.0,
+        );
+        assert_eq!(code, GCMSIV_OK);
+        mac[15] ^= 1;
+        let mut opened = [0xa5u8; 16];
+        let code = gcmsiv_decrypt_detached(
+            opened.as_mut_ptr(),
+            sealed.as_ptr(),
+            16,
+            mac.as_ptr(),
+            16,
+            null(),
+            0,
+            nonce.as_ptr(),
+            12,
+            k.0,
+        );
+        assert_eq!((code, opened), (GCMSIV_ERR_AUTHENTICATION, [0; 16]));
+    }
     // Detached tags of the wrong length.
     let mut tag = [0u8; 16];
     unsafe {
@@ -491,14 +584,14 @@ fn sizes_and_names() {
 fn batches() {
     let lengths = [0usize, 1, 16, 17, 64, 100, 128, 129, 300, 1024];
     for backend in backends() {
-        for (alg, key_len) in [
-            (GCMSIV_AES_128_GCM_SIV, 16),
-            (GCMSIV_AES_256_GCM_SIV, 32),
-            (GCMSIV_AES_128_GCM, 16),
-            (GCMSIV_AES_256_GCM, 32),
+        for (alg, key_len, tag_len) in [
+            (GCMSIV_AES_128_GCM_SIV, 16, 16),
+            (GCMSIV_AES_256_GCM_SIV, 32, 16),
+            (GCMSIV_AES_128_GCM, 16, 16),
+            (GCMSIV_AES_256_GCM, 32, 12),
         ] {
             let key = vec![9u8; key_len];
-            let k = Key::new(alg, &key, 0, backend).unwrap();
+            let k = Key::new(alg, &key, tag_len, backend).unwrap();
             let nonces: Vec<[u8; 12]> = (0..40u8).map(|i| [i; 12]).collect();
             let ads: Vec<Vec<u8>> = (0..40).map(|i| vec![i as u8; i % 5]).collect();
             let plain: Vec<Vec<u8>> =
@@ -522,7 +615,7 @@ fn batches() {
             for (i, item) in items.iter().enumerate() {
                 let one = k.seal(&nonces[i], &ads[i], &plain[i]).unwrap();
                 let sealed = unsafe { core::slice::from_raw_parts(item.data, item.data_len) };
-                assert_eq!([sealed, &item.tag[..]].concat(), one, "item {i} on {backend:?}");
+                assert_eq!([sealed, &item.tag[..tag_len]].concat(), one, "item {i} on {backend:?}");
             }
             let ciphertexts: Vec<Vec<u8>> = items
                 .iter()

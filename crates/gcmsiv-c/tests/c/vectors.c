@@ -149,9 +149,9 @@ static void check_misuse(void) {
 
 int main(void) {
     static char fields[9][MAX_HEX + 2];
-    static vector vs[1024];
+    static vector vs[4096];
     int count = 0, line = 0;
-    while (count < 1024 && scanf("%d %zu %d %8193s %8193s %8193s %8193s %8193s %8193s",
+    while (count < 4096 && scanf("%d %zu %d %8193s %8193s %8193s %8193s %8193s %8193s",
                                  &vs[count].alg, &vs[count].tag_len, &vs[count].valid, fields[3],
                                  fields[4], fields[5], fields[6], fields[7], fields[8]) == 9) {
         vector *v = &vs[count];
@@ -163,6 +163,10 @@ int main(void) {
             return 2;
         }
         count++;
+    }
+    if (!feof(stdin)) {
+        fprintf(stderr, "stopped reading at line %d: a malformed line, or more than 4096\n", line + 1);
+        return 2;
     }
     if (count < 700) {
         fprintf(stderr, "only %d vectors read: is flatten.py's output on stdin?\n", count);
