@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
-# tests, rustdoc, the C ABI from C, the Go and Python bindings' tests, and the
-# constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler, Go, Python 3
-# with venv, and valgrind.
+# tests, rustdoc, the C ABI from C, the Go, Node.js and Python bindings' tests,
+# and the constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler, Go,
+# Node.js, Python 3 with venv, and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +40,9 @@ scripts/test-c.sh
 
 step "Go binding: every vector file through cgo and the C ABI"
 scripts/test-go.sh
+
+step "Node.js package: the N-API addon, every vector file, node:crypto cross-checks"
+scripts/test-node.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
 scripts/test-python.sh

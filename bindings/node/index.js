@@ -1,0 +1,154 @@
+'use strict';
+// gcmsiv for Node.js: AES-GCM-SIV (RFC 8452) and AES-GCM (NIST SP 800-38D).
+// The native addon (gcmsiv.node, built from src/lib.rs) does the work; this
+// file checks arguments and turns the addon's errors into GcmsivErrors.
+
+const path = require('node:path');
+
+const native = require(process.env.GCMSIV_NODE_ADDON || path.join(__dirname, 'gcmsiv.node'));
+
+const EMPTY = new Uint8Array(0);
+
+/** Every error this package raises; `code` says which (ERR_GCMSIV_*). */
+class GcmsivError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'GcmsivError';
+    this.code = code;
+  }
+}
+
+function rethrow(err) {
+  const m = /^(ERR_GCMSIV_[A-Z_]+): (.*)$/s.exec(err && err.message);
+  if (m) throw new GcmsivError(m[1], m[2]);
+  throw err;
+}
+
+function bytes(value, name) {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  throw new TypeError(`${name} must be a Buffer, TypedArray, DataView or ArrayBuffer`);
+}
+
+class Aead {
+  #key;
+
+  constructor(algorithm, key, tagLength, backend) {
+    try {
+      this.#key = new native.NativeKey(algorithm, bytes(key, 'key'), tagLength, backend);
+    } catch (err) {
+      rethrow(err);
+    }
+  }
+
+  /** The code this key runs on: "portable", "aesni-clmul" or "aesni-vaes". */
+  get backend() {
+    try {
+      return this.#key.backend;
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /** Bytes a sealed message adds: the tag. */
+  get tagLength() {
+    try {
+      return this.#key.tagLength;
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /** Returns ciphertext || tag (a new Buffer). */
+  encrypt(nonce, plaintext, aad = EMPTY) {
+    try {
+      return this.#key.seal(bytes(nonce, 'nonce'), bytes(plaintext, 'plaintext'), bytes(aad, 'aad'));
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /**
+   * Returns the plaintext of ciphertext || tag (a new Buffer). Throws a
+   * GcmsivError with code ERR_GCMSIV_AUTHENTICATION if it is not authentic,
+   * and no plaintext is released.
+   */
+  decrypt(nonce, sealed, aad = EMPTY) {
+    try {
+      return this.#key.open(bytes(nonce, 'nonce'), bytes(sealed, 'ciphertext'), bytes(aad, 'aad'));
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /**
+   * Seals many messages under this key in one call: items are
+   * { nonce, plaintext, aad? }; returns ciphertext || tag for each. For
+   * AES-GCM-SIV keys several short messages' set-up runs interleaved.
+   * Misuse anywhere fails the whole call.
+   */
+  encryptMany(items) {
+    const [nonces, data, aads] = unzip(items, 'plaintext');
+    try {
+      return this.#key.sealMany(nonces, data, aads);
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /**
+   * Opens many messages in one call: items are { nonce, ciphertext, aad? };
+   * returns each plaintext, or null where a message was not authentic.
+   */
+  decryptMany(items) {
+    const [nonces, data, aads] = unzip(items, 'ciphertext');
+    try {
+      return this.#key.openMany(nonces, data, aads);
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /** Drops the key now; its key material is zeroized. The object is unusable after. */
+  dispose() {
+    this.#key.dispose();
+  }
+}
+
+function unzip(items, field) {
+  if (!Array.isArray(items)) throw new TypeError('items must be an array');
+  const nonces = new Array(items.length);
+  const data = new Array(items.length);
+  const aads = new Array(items.length);
+  items.forEach((item, i) => {
+    nonces[i] = bytes(item.nonce, `items[${i}].nonce`);
+    data[i] = bytes(item[field], `items[${i}].${field}`);
+    aads[i] = item.aad === undefined ? EMPTY : bytes(item.aad, `items[${i}].aad`);
+  });
+  return [nonces, data, aads];
+}
+
+/**
+ * AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: a repeated nonce reveals
+ * only whether two messages (with their aad) were identical. Nonces are 12
+ * bytes, tags 16. Options: { backend: 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' }.
+ */
+class AesGcmSiv extends Aead {
+  constructor(key, { backend = 'auto' } = {}) {
+    super('aes-gcm-siv', key, 16, backend);
+  }
+}
+
+/**
+ * AES-GCM (NIST SP 800-38D) with a 16- or 32-byte key: never repeat a nonce.
+ * Nonces of any length from 1 byte (12 is the one to use). Options:
+ * { tagLength: 12..16 (default 16), backend }.
+ */
+class AesGcm extends Aead {
+  constructor(key, { tagLength = 16, backend = 'auto' } = {}) {
+    super('aes-gcm', key, tagLength, backend);
+  }
+}
+
+module.exports = { AesGcmSiv, AesGcm, GcmsivError };

@@ -1,0 +1,67 @@
+'use strict';
+// The API's contract: input types, misuse, batches, dispose.
+
+const test = require('node:test');
+const assert = require('node:assert');
+const { AesGcmSiv, AesGcm, GcmsivError } = require('..');
+
+const key = Buffer.alloc(32, 7);
+const nonce = Buffer.alloc(12, 1);
+
+test('any byte view in, Buffers out; the same bytes whatever the view', () => {
+  const aead = new AesGcmSiv(key);
+  const pt = Buffer.from('attack at dawn');
+  const sealed = aead.encrypt(nonce, pt, Buffer.from('hdr'));
+  assert.ok(Buffer.isBuffer(sealed));
+  assert.strictEqual(sealed.length, pt.length + 16);
+  const view = new DataView(new Uint8Array([0, ...pt, 0]).buffer, 1, pt.length);
+  assert.deepStrictEqual(aead.encrypt(new Uint8Array(nonce), view, new TextEncoder().encode('hdr')), sealed);
+  assert.deepStrictEqual(aead.decrypt(nonce.buffer.slice(nonce.byteOffset, nonce.byteOffset + 12), sealed, Buffer.from('hdr')), pt);
+  assert.throws(() => aead.encrypt('nonce', pt), TypeError);
+  assert.strictEqual(aead.tagLength, 16);
+  assert.match(aead.backend, /^(portable|aesni-clmul|aesni-vaes)$/);
+});
+
+test('misuse is a GcmsivError with its code', () => {
+  const code = (code) => (err) => err instanceof GcmsivError && err.code === code;
+  assert.throws(() => new AesGcmSiv(Buffer.alloc(24)), code('ERR_GCMSIV_KEY_LENGTH'));
+  assert.throws(() => new AesGcmSiv(key, { backend: 'quantum' }), code('ERR_GCMSIV_BACKEND_UNAVAILABLE'));
+  assert.throws(() => new AesGcm(key, { tagLength: 11 }), code('ERR_GCMSIV_TAG_LENGTH'));
+  const aead = new AesGcmSiv(key);
+  assert.throws(() => aead.encrypt(Buffer.alloc(11), Buffer.alloc(3)), code('ERR_GCMSIV_NONCE_LENGTH'));
+  assert.throws(() => aead.decrypt(nonce, Buffer.alloc(15)), code('ERR_GCMSIV_TOO_SHORT'));
+  assert.throws(() => aead.decrypt(nonce, Buffer.alloc(40)), code('ERR_GCMSIV_AUTHENTICATION'));
+  aead.dispose();
+  assert.throws(() => aead.encrypt(nonce, Buffer.alloc(3)), code('ERR_GCMSIV_DISPOSED'));
+  const gcm = new AesGcm(key, { tagLength: 12 });
+  const sealed = gcm.encrypt(Buffer.alloc(7), Buffer.from('seven-byte IV'));
+  assert.strictEqual(sealed.length, 13 + 12);
+  assert.deepStrictEqual(gcm.decrypt(Buffer.alloc(7), sealed).toString(), 'seven-byte IV');
+});
+
+test('a repeated nonce reveals only equality (AES-GCM-SIV)', () => {
+  const aead = new AesGcmSiv(key);
+  const a = aead.encrypt(nonce, Buffer.from('message one'));
+  assert.deepStrictEqual(aead.encrypt(nonce, Buffer.from('message one')), a);
+  const b = aead.encrypt(nonce, Buffer.from('message two'));
+  assert.notDeepStrictEqual(a.subarray(0, 11), b.subarray(0, 11));
+});
+
+test('batches: the same bytes as one call each; one bad message does not fail the others', () => {
+  for (const aead of [new AesGcmSiv(key), new AesGcm(key), new AesGcm(key.subarray(0, 16), { tagLength: 12 })]) {
+    const items = Array.from({ length: 40 }, (_, i) => ({
+      nonce: Buffer.alloc(12, i),
+      plaintext: Buffer.alloc([0, 16, 32, 64, 100, 1000][i % 6], i),
+      aad: i % 3 ? Buffer.alloc(i, 9) : undefined,
+    }));
+    const sealed = aead.encryptMany(items);
+    items.forEach((it, i) => assert.deepStrictEqual(sealed[i], aead.encrypt(it.nonce, it.plaintext, it.aad)));
+    sealed[5][0] ^= 1;
+    const opened = aead.decryptMany(items.map((it, i) => ({ nonce: it.nonce, ciphertext: sealed[i], aad: it.aad })));
+    opened.forEach((pt, i) => (i === 5 ? assert.strictEqual(pt, null) : assert.deepStrictEqual(pt, items[i].plaintext)));
+    const bad = items.map((it) => ({ ...it }));
+    bad[9].nonce = Buffer.alloc(0);
+    assert.throws(() => aead.encryptMany(bad), { code: 'ERR_GCMSIV_NONCE_LENGTH' });
+    assert.deepStrictEqual(aead.encryptMany([]), []);
+  }
+});
