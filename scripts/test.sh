@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
-# tests, rustdoc, the C ABI from C, the Go, Node.js and Python bindings' tests,
-# and the constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler, Go,
-# Node.js, Python 3 with venv, and valgrind.
+# tests, rustdoc, the C ABI from C, the Go, Node.js, Java and Python bindings'
+# tests, and the constant-time evidence. Needs Rust (rustfmt, clippy), a C
+# compiler, Go, Node.js, a JDK 17+, Python 3 with venv, and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +43,9 @@ scripts/test-go.sh
 
 step "Node.js package: the N-API addon, every vector file, node:crypto cross-checks"
 scripts/test-node.sh
+
+step "Java binding: JNI, every vector file, the JDK's AES-GCM cross-check"
+scripts/test-java.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
 scripts/test-python.sh

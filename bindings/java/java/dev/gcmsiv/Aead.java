@@ -1,0 +1,117 @@
+package dev.gcmsiv;
+
+import java.lang.ref.Cleaner;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import javax.crypto.AEADBadTagException;
+
+/**
+ * A key of one AEAD algorithm, safe for use from many threads at once. {@link #close()} frees
+ * it (zeroizing the key material) at once; otherwise a {@link Cleaner} does after it becomes
+ * unreachable.
+ */
+public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, AesGcm {
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final byte[] EMPTY = new byte[0];
+
+    /** The native handle, in a box the cleaner can free without reaching this object. */
+    private static final class Handle implements Runnable {
+        long value;
+
+        Handle(long value) {
+            this.value = value;
+        }
+
+        @Override
+        public synchronized void run() {
+            if (value != 0) {
+                Native.freeKey(value);
+                value = 0;
+            }
+        }
+    }
+
+    private final Handle handle;
+    private final Cleaner.Cleanable cleanable;
+    /** Calls hold the read lock; close takes the write lock, so it waits for calls in flight. */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+    Aead(int algorithm, byte[] key, int tagLength, Backend backend) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(backend, "backend");
+        this.handle = new Handle(Native.newKey(algorithm, key, tagLength, backend.ordinal()));
+        this.cleanable = CLEANER.register(this, handle);
+    }
+
+    private long live() {
+        long h = handle.value;
+        if (h == 0) {
+            throw new IllegalStateException("gcmsiv: the key was closed");
+        }
+        return h;
+    }
+
+    /** The backend the key runs on: "portable", "aesni-clmul" or "aesni-vaes". */
+    public String backend() {
+        lock.readLock().lock();
+        try {
+            return Native.backend(live());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Bytes the tag adds to each message. */
+    public int tagLength() {
+        lock.readLock().lock();
+        try {
+            return Native.tagLength(live());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Encrypts and authenticates {@code plaintext} and {@code aad} (may be null: empty), returning
+     * ciphertext || tag in a new array. Wrong lengths and inputs over the limits throw
+     * IllegalArgumentException before any work.
+     */
+    public byte[] encrypt(byte[] nonce, byte[] plaintext, byte[] aad) {
+        Objects.requireNonNull(nonce, "nonce");
+        Objects.requireNonNull(plaintext, "plaintext");
+        lock.readLock().lock();
+        try {
+            return Native.seal(live(), nonce, plaintext, aad == null ? EMPTY : aad);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Returns the plaintext of ciphertext || tag in a new array.
+     *
+     * @throws AEADBadTagException if it is not authentic (wrong key, nonce, data or tag); no
+     *     plaintext is released
+     */
+    public byte[] decrypt(byte[] nonce, byte[] sealed, byte[] aad) throws AEADBadTagException {
+        Objects.requireNonNull(nonce, "nonce");
+        Objects.requireNonNull(sealed, "sealed");
+        lock.readLock().lock();
+        try {
+            return Native.open(live(), nonce, sealed, aad == null ? EMPTY : aad);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Frees the key now (zeroized); later calls throw IllegalStateException. */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            cleanable.clean();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.gcmsiv;
+
+/** The code a key runs on. AUTO picks the fastest this CPU supports. */
+public enum Backend {
+    AUTO,
+    /** Constant-time portable code; always available. */
+    PORTABLE,
+    /** x86-64 AES-NI and PCLMULQDQ. */
+    AESNI_CLMUL,
+    /** x86-64 VAES, VPCLMULQDQ and AVX2 besides. */
+    AESNI_VAES;
+
+    /** Whether this CPU runs the backend. */
+    public boolean isAvailable() {
+        if (this == AUTO || this == PORTABLE) {
+            return true;
+        }
+        try {
+            new AesGcmSiv(new byte[16], this).close();
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+}

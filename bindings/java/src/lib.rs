@@ -1,0 +1,298 @@
+//! The native half of the Java package (`dev.gcmsiv.Native`'s methods): keys
+//! of the core's four AEADs behind an opaque handle, byte arrays in and out.
+//! The Java classes (`java/dev/gcmsiv`) are the public API; what is thrown
+//! from here: `javax.crypto.AEADBadTagException` for every authentication
+//! failure, `IllegalArgumentException` for misuse (before any work),
+//! `IllegalStateException` for a closed key, and `RuntimeException` for an
+//! internal error (a panic, caught here: none unwinds into the JVM).
+//!
+//! Inputs are copied out of the Java arrays and outputs are new arrays, so
+//! the Java side's arrays are never written and no reference to them is
+//! kept.
+
+use gcmsiv::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, Error};
+use jni::JNIEnv;
+use jni::objects::{JByteArray, JClass};
+use jni::sys::{jint, jlong, jstring};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use zeroize_copy::Wiped;
+
+/// Algorithm numbers, as `Native.java` has them.
+const AES_GCM_SIV: jint = 1;
+const AES_GCM: jint = 2;
+
+#[allow(clippy::large_enum_variant, reason = "one per key, on the heap")]
+enum Cipher {
+    Siv128(Aes128GcmSiv),
+    Siv256(Aes256GcmSiv),
+    Gcm128(Aes128Gcm),
+    Gcm256(Aes256Gcm),
+}
+
+/// What a call failed with, to throw as a Java exception.
+enum Thrown {
+    Core(Error),
+    Misuse(String),
+}
+
+impl From<Error> for Thrown {
+    fn from(e: Error) -> Self {
+        Thrown::Core(e)
+    }
+}
+
+impl From<jni::errors::Error> for Thrown {
+    fn from(e: jni::errors::Error) -> Self {
+        Thrown::Misuse(format!("JNI: {e}"))
+    }
+}
+
+/// Runs `body`, turning its failure or panic into a pending Java exception
+/// and `fallback` as the value returned to Java.
+fn call<'l, T>(
+    env: &mut JNIEnv<'l>,
+    fallback: T,
+    body: impl FnOnce(&mut JNIEnv<'l>) -> Result<T, Thrown>,
+) -> T {
+    let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
+    let (class, message) = match outcome {
+        Ok(Ok(value)) => return value,
+        Ok(Err(Thrown::Core(Error::Authentication))) => {
+            ("javax/crypto/AEADBadTagException", "authentication failed".to_owned())
+        }
+        Ok(Err(Thrown::Core(e))) => ("java/lang/IllegalArgumentException", e.to_string()),
+        Ok(Err(Thrown::Misuse(m))) if m.starts_with("closed") => ("java/lang/IllegalStateException", m),
+        Ok(Err(Thrown::Misuse(m))) => ("java/lang/IllegalArgumentException", m),
+        Err(_) => ("java/lang/RuntimeException", "gcmsiv: internal error".to_owned()),
+    };
+    // An exception already pending (from a JNI call) stays the one thrown.
+    if !env.exception_check().unwrap_or(true) {
+        let _ = env.throw_new(class, message);
+    }
+    fallback
+}
+
+/// # Safety
+/// `handle` is 0 or a live handle from `newKey`.
+unsafe fn cipher<'a>(handle: jlong) -> Result<&'a Cipher, Thrown> {
+    // SAFETY: the Java class keeps the handle alive while calls run
+    // (`close` waits for them) and passes 0 once closed.
+    unsafe { (handle as *const Cipher).as_ref() }
+        .ok_or_else(|| Thrown::Misuse("closed: the key was closed".into()))
+}
+
+fn backend_numbered(backend: jint) -> Result<Backend, Thrown> {
+    Ok(match backend {
+        0 => Backend::select(),
+        1 => Backend::Portable,
+        2 => Backend::AesNiClmul,
+        3 => Backend::AesNiVaes,
+        _ => return Err(Error::BackendUnavailable.into()),
+    })
+}
+
+impl Cipher {
+    fn tag_len(&self) -> usize {
+        match self {
+            Cipher::Gcm128(c) => c.tag_len(),
+            Cipher::Gcm256(c) => c.tag_len(),
+            Cipher::Siv128(_) | Cipher::Siv256(_) => gcmsiv::TAG_LEN,
+        }
+    }
+
+    /// ciphertext || tag.
+    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: Vec<u8>) -> Result<Vec<u8>, Error> {
+        let mut out = plaintext;
+        let tag_len = self.tag_len();
+        let mut tag = [0u8; 16];
+        match self {
+            Cipher::Siv128(c) => {
+                tag = c.encrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out)?
+            }
+            Cipher::Siv256(c) => {
+                tag = c.encrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out)?
+            }
+            Cipher::Gcm128(c) => {
+                tag[..tag_len].copy_from_slice(c.encrypt_in_place_detached(nonce, aad, &mut out)?.as_bytes())
+            }
+            Cipher::Gcm256(c) => {
+                tag[..tag_len].copy_from_slice(c.encrypt_in_place_detached(nonce, aad, &mut out)?.as_bytes())
+            }
+        }
+        out.extend_from_slice(&tag[..tag_len]);
+        Ok(out)
+    }
+
+    /// The plaintext of ciphertext || tag; on failure the copy that held
+    /// it is wiped.
+    fn open(&self, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+        let body = sealed.len().checked_sub(self.tag_len()).ok_or(Error::CiphertextTooShort)?;
+        let (ciphertext, tag) = sealed.split_at(body);
+        let mut out = Wiped(ciphertext.to_vec());
+        match self {
+            Cipher::Siv128(c) => {
+                c.decrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out.0, siv_tag(tag)?)
+            }
+            Cipher::Siv256(c) => {
+                c.decrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out.0, siv_tag(tag)?)
+            }
+            Cipher::Gcm128(c) => c.decrypt_in_place_detached(nonce, aad, &mut out.0, tag),
+            Cipher::Gcm256(c) => c.decrypt_in_place_detached(nonce, aad, &mut out.0, tag),
+        }?;
+        Ok(core::mem::take(&mut out.0))
+    }
+}
+
+fn siv_tag(tag: &[u8]) -> Result<&[u8; 16], Error> {
+    tag.try_into().map_err(|_| Error::InvalidTagLength { expected: 16, actual: tag.len() })
+}
+
+/// A `Vec` zeroed when dropped unless taken: the plaintext of a failed open
+/// (the core has put the ciphertext back; this is belt and braces) and the
+/// Java key bytes' copy.
+mod zeroize_copy {
+    pub struct Wiped(pub Vec<u8>);
+
+    impl Drop for Wiped {
+        fn drop(&mut self) {
+            for b in self.0.iter_mut() {
+                // SAFETY: a valid, aligned, exclusive reference.
+                unsafe { core::ptr::write_volatile(b, 0) };
+            }
+        }
+    }
+}
+
+fn bytes(env: &JNIEnv, array: &JByteArray) -> Result<Vec<u8>, Thrown> {
+    if array.is_null() {
+        return Err(Thrown::Misuse("a byte array argument is null".into()));
+    }
+    Ok(env.convert_byte_array(array)?)
+}
+
+/// `Native.newKey(algorithm, key, tagLength, backend)`: a handle, or 0 with
+/// an exception pending.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_newKey<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    algorithm: jint,
+    key: JByteArray<'l>,
+    tag_length: jint,
+    backend: jint,
+) -> jlong {
+    call(&mut env, 0, |env| {
+        let key = Wiped(bytes(env, &key)?);
+        let backend = backend_numbered(backend)?;
+        let tag_len =
+            usize::try_from(tag_length).map_err(|_| Error::InvalidTagLength { expected: 16, actual: 0 })?;
+        let wrong_key = || Error::InvalidKeyLength {
+            expected: if key.0.len() < 24 { 16 } else { 32 },
+            actual: key.0.len(),
+        };
+        let cipher = match (algorithm, key.0.len()) {
+            (AES_GCM_SIV, 16 | 32) if tag_len != gcmsiv::TAG_LEN => {
+                return Err(Error::InvalidTagLength { expected: 16, actual: tag_len }.into());
+            }
+            (AES_GCM_SIV, 16) => {
+                Cipher::Siv128(Aes128GcmSiv::with_backend(key.0[..].try_into().unwrap(), backend)?)
+            }
+            (AES_GCM_SIV, 32) => {
+                Cipher::Siv256(Aes256GcmSiv::with_backend(key.0[..].try_into().unwrap(), backend)?)
+            }
+            (AES_GCM, 16) => {
+                Cipher::Gcm128(Aes128Gcm::with_backend(key.0[..].try_into().unwrap(), tag_len, backend)?)
+            }
+            (AES_GCM, 32) => {
+                Cipher::Gcm256(Aes256Gcm::with_backend(key.0[..].try_into().unwrap(), tag_len, backend)?)
+            }
+            (AES_GCM_SIV | AES_GCM, _) => return Err(wrong_key().into()),
+            _ => return Err(Thrown::Misuse(format!("unknown algorithm {algorithm}"))),
+        };
+        Ok(Box::into_raw(Box::new(cipher)) as jlong)
+    })
+}
+
+/// `Native.freeKey(handle)`: drops (and zeroizes) the key.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_freeKey<'l>(
+    _env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    if handle != 0 {
+        // SAFETY: made by `newKey`; the Java class frees each handle once,
+        // after every call on it has returned.
+        let key = unsafe { Box::from_raw(handle as *mut Cipher) };
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(key)));
+    }
+}
+
+/// `Native.backend(handle)`: the backend's name.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_backend<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jstring {
+    call(&mut env, core::ptr::null_mut(), |env| {
+        // SAFETY: the Java class's contract for handles.
+        let backend = match unsafe { cipher(handle) }? {
+            Cipher::Siv128(c) => c.backend(),
+            Cipher::Siv256(c) => c.backend(),
+            Cipher::Gcm128(c) => c.backend(),
+            Cipher::Gcm256(c) => c.backend(),
+        };
+        Ok(env.new_string(backend.name())?.into_raw())
+    })
+}
+
+/// `Native.tagLength(handle)`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_tagLength<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jint {
+    // SAFETY: the Java class's contract for handles.
+    call(&mut env, 0, |_| Ok(unsafe { cipher(handle) }?.tag_len() as jint))
+}
+
+/// `Native.seal(handle, nonce, plaintext, aad)`: ciphertext || tag.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    nonce: JByteArray<'l>,
+    plaintext: JByteArray<'l>,
+    aad: JByteArray<'l>,
+) -> JByteArray<'l> {
+    call(&mut env, JByteArray::default(), |env| {
+        // SAFETY: the Java class's contract for handles.
+        let key = unsafe { cipher(handle) }?;
+        let (nonce, aad) = (bytes(env, &nonce)?, bytes(env, &aad)?);
+        let sealed = key.seal(&nonce, &aad, bytes(env, &plaintext)?)?;
+        Ok(env.byte_array_from_slice(&sealed)?)
+    })
+}
+
+/// `Native.open(handle, nonce, sealed, aad)`: the plaintext, or an
+/// `AEADBadTagException` pending.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    nonce: JByteArray<'l>,
+    sealed: JByteArray<'l>,
+    aad: JByteArray<'l>,
+) -> JByteArray<'l> {
+    call(&mut env, JByteArray::default(), |env| {
+        // SAFETY: the Java class's contract for handles.
+        let key = unsafe { cipher(handle) }?;
+        let (nonce, aad, sealed) = (bytes(env, &nonce)?, bytes(env, &aad)?, bytes(env, &sealed)?);
+        let plaintext = Wiped(key.open(&nonce, &aad, &sealed)?);
+        Ok(env.byte_array_from_slice(&plaintext.0)?)
+    })
+}

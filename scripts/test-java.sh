@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Java binding: builds the JNI library, lints it (clippy, warnings
+# denied), compiles the Java classes and their test with warnings as errors,
+# and runs the test on every vector file (the lines flatten.py writes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+vectors="${GCMSIV_VECTORS:-../shared/vectors}"
+cargo clippy -q -p gcmsiv-java -- -D warnings
+cargo build -q --release -p gcmsiv-java
+out=target/java-test
+rm -rf "$out" && mkdir -p "$out/classes"
+javac -Xlint:all -Werror --release 17 -d "$out/classes" \
+    bindings/java/java/dev/gcmsiv/*.java bindings/java/test/dev/gcmsiv/*.java
+python3 crates/gcmsiv-c/tests/c/flatten.py "$vectors" > "$out/vectors.txt"
+java -Dgcmsiv.library="$PWD/target/release/libgcmsiv_java.so" -cp "$out/classes" \
+    dev.gcmsiv.GcmsivTest "$out/vectors.txt"
