@@ -5,6 +5,7 @@ export type BackendName = 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes';
 
 /** Every error this package raises; `code` says which. */
 export class GcmsivError extends Error {
+  constructor(code: GcmsivError['code'], message: string);
   readonly code:
     | 'ERR_GCMSIV_AUTHENTICATION'
     | 'ERR_GCMSIV_KEY_LENGTH'

@@ -24,11 +24,23 @@ function rethrow(err) {
   throw err;
 }
 
+const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : function None() {};
+
+// A Uint8Array over the value's bytes. Memory another thread may write (a
+// SharedArrayBuffer) is copied first: the addon reads its inputs as
+// unchanging for the length of a call.
 function bytes(value, name) {
-  if (value instanceof Uint8Array) return value;
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  throw new TypeError(`${name} must be a Buffer, TypedArray, DataView or ArrayBuffer`);
+  let view;
+  if (value instanceof Uint8Array) view = value;
+  else if (ArrayBuffer.isView(value)) view = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  else if (value instanceof ArrayBuffer || value instanceof Shared) view = new Uint8Array(value);
+  else throw new TypeError(`${name} must be a Buffer, TypedArray, DataView or ArrayBuffer`);
+  return view.buffer instanceof Shared ? Uint8Array.from(view) : view;
+}
+
+function backendName(backend) {
+  if (typeof backend !== 'string') throw new TypeError('options.backend must be a string');
+  return backend;
 }
 
 class Aead {
@@ -136,7 +148,7 @@ function unzip(items, field) {
  */
 class AesGcmSiv extends Aead {
   constructor(key, { backend = 'auto' } = {}) {
-    super('aes-gcm-siv', key, 16, backend);
+    super('aes-gcm-siv', key, 16, backendName(backend));
   }
 }
 
@@ -147,7 +159,11 @@ class AesGcmSiv extends Aead {
  */
 class AesGcm extends Aead {
   constructor(key, { tagLength = 16, backend = 'auto' } = {}) {
-    super('aes-gcm', key, tagLength, backend);
+    if (!Number.isInteger(tagLength)) throw new TypeError('options.tagLength must be an integer');
+    if (tagLength < 12 || tagLength > 16) {
+      throw new GcmsivError('ERR_GCMSIV_TAG_LENGTH', `invalid tag length: expected 12 to 16 bytes, got ${tagLength}`);
+    }
+    super('aes-gcm', key, tagLength, backendName(backend));
   }
 }
 

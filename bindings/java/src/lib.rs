@@ -75,8 +75,9 @@ fn call<'l, T>(
 /// # Safety
 /// `handle` is 0 or a live handle from `newKey`.
 unsafe fn cipher<'a>(handle: jlong) -> Result<&'a Cipher, Thrown> {
-    // SAFETY: the Java class keeps the handle alive while calls run
-    // (`close` waits for them) and passes 0 once closed.
+    // SAFETY: the Java class keeps the handle alive while calls run (freeing
+    // it, by `close` or by the cleaner, takes the write lock that calls hold
+    // for reading) and passes 0 once it is freed.
     unsafe { (handle as *const Cipher).as_ref() }
         .ok_or_else(|| Thrown::Misuse("closed: the key was closed".into()))
 }

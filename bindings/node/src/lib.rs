@@ -4,8 +4,11 @@
 //! `GcmsivError`s with that code.
 //!
 //! Inputs arrive as borrowed views of JavaScript typed arrays and outputs are
-//! new buffers, so no input is ever written (JavaScript runs no code during a
-//! call, so the views stay valid and unchanged).
+//! new buffers, so no input is ever written. The views stay valid and
+//! unchanged during a call: no JavaScript runs on this thread meanwhile, and
+//! `index.js` copies any view of a `SharedArrayBuffer` (which another thread
+//! could write) before the call. A panic (an internal error; none is known)
+//! becomes an exception (`catch_unwind`), never an abort of the process.
 
 use gcmsiv::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, BatchItem, Error};
 use napi::bindgen_prelude::{Buffer, Uint8Array};
@@ -60,7 +63,7 @@ fn backend_named(name: &str) -> Result<Backend> {
 impl NativeKey {
     /// `algorithm`: "aes-gcm-siv" or "aes-gcm"; the key length picks
     /// AES-128 or AES-256.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(algorithm: String, key: &[u8], tag_length: u32, backend: String) -> Result<Self> {
         let backend = backend_named(&backend)?;
         let tag_length = tag_length as usize;
@@ -98,13 +101,13 @@ impl NativeKey {
     }
 
     /// Drops the key now (its round keys and hash key are zeroized).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn dispose(&mut self) {
         self.cipher = None;
     }
 
     /// The backend the key runs on.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn backend(&self) -> Result<String> {
         Ok(match self.cipher()? {
             Cipher::Siv128(c) => c.backend(),
@@ -117,7 +120,7 @@ impl NativeKey {
     }
 
     /// The tag length of this key's ciphertexts.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn tag_length(&self) -> Result<u32> {
         Ok(self.tag_len()? as u32)
     }
@@ -131,7 +134,7 @@ impl NativeKey {
     }
 
     /// ciphertext || tag of `plaintext` under `nonce` and `aad`.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn seal(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Buffer> {
         let tag_len = self.tag_len()?;
         let mut out = Vec::with_capacity(plaintext.len() + tag_len);
@@ -163,16 +166,16 @@ impl NativeKey {
     }
 
     /// The plaintext of ciphertext || tag, or an `ERR_GCMSIV_AUTHENTICATION`
-    /// error (and no plaintext: the buffer that held it is zeroed).
-    #[napi]
+    /// error (and no plaintext: the copy decrypted in place holds the
+    /// ciphertext again, as the core leaves it, and is dropped).
+    #[napi(catch_unwind)]
     pub fn open(&self, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Result<Buffer> {
         let tag_len = self.tag_len()?;
         let body = sealed.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::CiphertextTooShort))?;
+        let mut tag = [0u8; 16];
+        tag[..tag_len].copy_from_slice(&sealed[body..]);
         let mut out = sealed[..body].to_vec();
-        if let Err(e) = self.open_in_place(nonce, aad, &mut out, &sealed[body..]) {
-            out.fill(0);
-            return Err(e);
-        }
+        self.open_in_place(nonce, aad, &mut out, &tag[..tag_len])?;
         Ok(out.into())
     }
 
@@ -189,7 +192,7 @@ impl NativeKey {
     /// Seals many messages (nonces, plaintexts and associated data side by
     /// side) in one call: AES-GCM-SIV keys through the core's batch path.
     /// Misuse anywhere fails the call before any work.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn seal_many(
         &self,
         nonces: Vec<Uint8Array>,
@@ -229,7 +232,7 @@ impl NativeKey {
     /// Opens many messages in one call: each entry is its plaintext, or
     /// `null` if it was not authentic (the others are not affected). Misuse
     /// anywhere fails the call.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn open_many(
         &self,
         nonces: Vec<Uint8Array>,
@@ -279,8 +282,11 @@ impl NativeKey {
             if nonce.is_empty() || nonce.len() as u64 > gcmsiv::GCM_IV_MAX {
                 return Err(js_error(Error::InvalidNonceLength { expected: 12, actual: nonce.len() }));
             }
-            if body.len() as u64 > gcmsiv::GCM_P_MAX || aad.len() as u64 > gcmsiv::GCM_A_MAX {
+            if body.len() as u64 > gcmsiv::GCM_P_MAX {
                 return Err(js_error(Error::PlaintextTooLong));
+            }
+            if aad.len() as u64 > gcmsiv::GCM_A_MAX {
+                return Err(js_error(Error::AadTooLong));
             }
         }
         Ok(())

@@ -65,3 +65,27 @@ test('batches: the same bytes as one call each; one bad message does not fail th
     assert.deepStrictEqual(aead.encryptMany([]), []);
   }
 });
+
+test('argument checks, shared memory, other views, dispose', () => {
+  assert.throws(() => new AesGcm(key, { tagLength: 12.5 }), TypeError);
+  assert.throws(() => new AesGcm(key, { tagLength: '16' }), TypeError);
+  assert.throws(() => new AesGcm(key, { tagLength: 2 ** 32 + 16 }), { code: 'ERR_GCMSIV_TAG_LENGTH' });
+  assert.throws(() => new AesGcmSiv(key, { backend: 3 }), TypeError);
+  const aead = new AesGcmSiv(key);
+  const pt = Buffer.from('shared memory is copied first');
+  const shared = new Uint8Array(new SharedArrayBuffer(pt.length));
+  shared.set(pt);
+  const sealed = aead.encrypt(nonce, shared);
+  assert.deepStrictEqual(sealed, aead.encrypt(nonce, pt));
+  const wide = new Uint16Array(new Uint8Array([...pt, 0]).buffer, 0, pt.length >> 1);
+  assert.deepStrictEqual(aead.encrypt(nonce, wide), aead.encrypt(nonce, pt.subarray(0, wide.byteLength)));
+  // A short ciphertext anywhere fails the whole batch call.
+  assert.throws(
+    () => aead.decryptMany([{ nonce, ciphertext: sealed }, { nonce, ciphertext: Buffer.alloc(15) }]),
+    { code: 'ERR_GCMSIV_TOO_SHORT' },
+  );
+  aead.dispose();
+  for (const use of [() => aead.backend, () => aead.tagLength, () => aead.encryptMany([{ nonce, plaintext: pt }])]) {
+    assert.throws(use, { code: 'ERR_GCMSIV_DISPOSED' });
+  }
+});

@@ -1,6 +1,7 @@
 package dev.gcmsiv;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import javax.crypto.AEADBadTagException;
@@ -14,8 +15,13 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
     private static final Cleaner CLEANER = Cleaner.create();
     private static final byte[] EMPTY = new byte[0];
 
-    /** The native handle, in a box the cleaner can free without reaching this object. */
+    /**
+     * The native handle, in a box the cleaner can free without reaching this object. Calls hold
+     * its read lock; freeing (by close or by the cleaner) takes the write lock, so it waits for
+     * calls in flight.
+     */
     private static final class Handle implements Runnable {
+        final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
         long value;
 
         Handle(long value) {
@@ -23,18 +29,21 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
         }
 
         @Override
-        public synchronized void run() {
-            if (value != 0) {
-                Native.freeKey(value);
-                value = 0;
+        public void run() {
+            lock.writeLock().lock();
+            try {
+                if (value != 0) {
+                    Native.freeKey(value);
+                    value = 0;
+                }
+            } finally {
+                lock.writeLock().unlock();
             }
         }
     }
 
     private final Handle handle;
     private final Cleaner.Cleanable cleanable;
-    /** Calls hold the read lock; close takes the write lock, so it waits for calls in flight. */
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
 
     Aead(int algorithm, byte[] key, int tagLength, Backend backend) {
         Objects.requireNonNull(key, "key");
@@ -53,21 +62,23 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
 
     /** The backend the key runs on: "portable", "aesni-clmul" or "aesni-vaes". */
     public String backend() {
-        lock.readLock().lock();
+        handle.lock.readLock().lock();
         try {
             return Native.backend(live());
         } finally {
-            lock.readLock().unlock();
+            handle.lock.readLock().unlock();
+            Reference.reachabilityFence(this);
         }
     }
 
     /** Bytes the tag adds to each message. */
     public int tagLength() {
-        lock.readLock().lock();
+        handle.lock.readLock().lock();
         try {
             return Native.tagLength(live());
         } finally {
-            lock.readLock().unlock();
+            handle.lock.readLock().unlock();
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -79,11 +90,12 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
     public byte[] encrypt(byte[] nonce, byte[] plaintext, byte[] aad) {
         Objects.requireNonNull(nonce, "nonce");
         Objects.requireNonNull(plaintext, "plaintext");
-        lock.readLock().lock();
+        handle.lock.readLock().lock();
         try {
             return Native.seal(live(), nonce, plaintext, aad == null ? EMPTY : aad);
         } finally {
-            lock.readLock().unlock();
+            handle.lock.readLock().unlock();
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -96,22 +108,21 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
     public byte[] decrypt(byte[] nonce, byte[] sealed, byte[] aad) throws AEADBadTagException {
         Objects.requireNonNull(nonce, "nonce");
         Objects.requireNonNull(sealed, "sealed");
-        lock.readLock().lock();
+        handle.lock.readLock().lock();
         try {
             return Native.open(live(), nonce, sealed, aad == null ? EMPTY : aad);
         } finally {
-            lock.readLock().unlock();
+            handle.lock.readLock().unlock();
+            Reference.reachabilityFence(this);
         }
     }
 
-    /** Frees the key now (zeroized); later calls throw IllegalStateException. */
+    /**
+     * Frees the key now (zeroized), after any calls in flight; later calls throw
+     * IllegalStateException.
+     */
     @Override
     public void close() {
-        lock.writeLock().lock();
-        try {
-            cleanable.clean();
-        } finally {
-            lock.writeLock().unlock();
-        }
+        cleanable.clean();
     }
 }

@@ -133,14 +133,21 @@ public final class GcmsivTest {
         throwsA(AEADBadTagException.class, "garbage", () -> aead.decrypt(new byte[12], new byte[40], null));
         byte[] sealed = aead.encrypt(new byte[12], "hello".getBytes(), null);
         check(new String(aead.decrypt(new byte[12], sealed, new byte[0])).equals("hello"), "null aad = empty");
-        check(aead.tagLength() == 16 && aead.backend().startsWith(""), "tag length, backend");
+        check(aead.tagLength() == 16, "tag length");
+        check(List.of("portable", "aesni-clmul", "aesni-vaes").contains(aead.backend()), "backend " + aead.backend());
+        throwsA(NullPointerException.class, "null nonce", () -> aead.encrypt(null, new byte[1], null));
         aead.close();
         aead.close();
-        throwsA(IllegalStateException.class, "after close", () -> aead.encrypt(new byte[12], new byte[1], null));
+        throwsA(IllegalStateException.class, "encrypt after close", () -> aead.encrypt(new byte[12], new byte[1], null));
+        throwsA(IllegalStateException.class, "decrypt after close", () -> aead.decrypt(new byte[12], sealed, null));
+        throwsA(IllegalStateException.class, "backend after close", aead::backend);
+        throwsA(IllegalStateException.class, "tag length after close", aead::tagLength);
+        throwsA(IllegalArgumentException.class, "negative tag length", () -> new AesGcm(new byte[16], -1, Backend.AUTO));
         try (AesGcm gcm = new AesGcm(new byte[16], 12, Backend.AUTO)) {
             byte[] s = gcm.encrypt(new byte[7], "seven".getBytes(), null);
             check(s.length == 5 + 12, "12-byte tags");
             check(new String(gcm.decrypt(new byte[7], s, null)).equals("seven"), "7-byte IV");
+            throwsA(IllegalArgumentException.class, "empty IV", () -> gcm.encrypt(new byte[0], new byte[1], null));
         }
     }
 
