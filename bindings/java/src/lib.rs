@@ -10,7 +10,7 @@
 //! the Java side's arrays are never written and no reference to them is
 //! kept.
 
-use gcmsiv::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, Error};
+use gcmsiv::{Algorithm, Backend, Cipher, Error};
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{jint, jlong, jstring};
@@ -20,14 +20,6 @@ use zeroize_copy::Wiped;
 /// Algorithm numbers, as `Native.java` has them.
 const AES_GCM_SIV: jint = 1;
 const AES_GCM: jint = 2;
-
-#[allow(clippy::large_enum_variant, reason = "one per key, on the heap")]
-enum Cipher {
-    Siv128(Aes128GcmSiv),
-    Siv256(Aes256GcmSiv),
-    Gcm128(Aes128Gcm),
-    Gcm256(Aes256Gcm),
-}
 
 /// What a call failed with, to throw as a Java exception.
 enum Thrown {
@@ -92,60 +84,25 @@ fn backend_numbered(backend: jint) -> Result<Backend, Thrown> {
     })
 }
 
-impl Cipher {
-    fn tag_len(&self) -> usize {
-        match self {
-            Cipher::Gcm128(c) => c.tag_len(),
-            Cipher::Gcm256(c) => c.tag_len(),
-            Cipher::Siv128(_) | Cipher::Siv256(_) => gcmsiv::TAG_LEN,
-        }
-    }
-
-    /// ciphertext || tag.
-    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: Vec<u8>) -> Result<Vec<u8>, Error> {
-        let mut out = plaintext;
-        let tag_len = self.tag_len();
-        let mut tag = [0u8; 16];
-        match self {
-            Cipher::Siv128(c) => {
-                tag = c.encrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out)?
-            }
-            Cipher::Siv256(c) => {
-                tag = c.encrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out)?
-            }
-            Cipher::Gcm128(c) => {
-                tag[..tag_len].copy_from_slice(c.encrypt_in_place_detached(nonce, aad, &mut out)?.as_bytes())
-            }
-            Cipher::Gcm256(c) => {
-                tag[..tag_len].copy_from_slice(c.encrypt_in_place_detached(nonce, aad, &mut out)?.as_bytes())
-            }
-        }
-        out.extend_from_slice(&tag[..tag_len]);
-        Ok(out)
-    }
-
-    /// The plaintext of ciphertext || tag; on failure the copy that held
-    /// it is wiped.
-    fn open(&self, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
-        let body = sealed.len().checked_sub(self.tag_len()).ok_or(Error::CiphertextTooShort)?;
-        let (ciphertext, tag) = sealed.split_at(body);
-        let mut out = Wiped(ciphertext.to_vec());
-        match self {
-            Cipher::Siv128(c) => {
-                c.decrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out.0, siv_tag(tag)?)
-            }
-            Cipher::Siv256(c) => {
-                c.decrypt_in_place_detached(gcmsiv::nonce_from_slice(nonce)?, aad, &mut out.0, siv_tag(tag)?)
-            }
-            Cipher::Gcm128(c) => c.decrypt_in_place_detached(nonce, aad, &mut out.0, tag),
-            Cipher::Gcm256(c) => c.decrypt_in_place_detached(nonce, aad, &mut out.0, tag),
-        }?;
-        Ok(core::mem::take(&mut out.0))
-    }
+/// ciphertext || tag.
+fn seal(cipher: &Cipher, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    cipher.check_lengths(nonce.len(), aad.len(), plaintext.len())?;
+    let mut out = vec![0u8; plaintext.len() + cipher.tag_len()];
+    let (body, tag) = out.split_at_mut(plaintext.len());
+    body.copy_from_slice(plaintext);
+    cipher.encrypt_in_place_detached(nonce, aad, body, tag)?;
+    Ok(out)
 }
 
-fn siv_tag(tag: &[u8]) -> Result<&[u8; 16], Error> {
-    tag.try_into().map_err(|_| Error::InvalidTagLength { expected: 16, actual: tag.len() })
+/// The plaintext of ciphertext || tag (on failure the copy holds the
+/// ciphertext again, as the core leaves it, and is wiped besides).
+fn open(cipher: &Cipher, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Wiped, Error> {
+    let body = sealed.len().checked_sub(cipher.tag_len()).ok_or(Error::CiphertextTooShort)?;
+    cipher.check_lengths(nonce.len(), aad.len(), body)?;
+    let (ciphertext, tag) = sealed.split_at(body);
+    let mut out = Wiped(ciphertext.to_vec());
+    cipher.decrypt_in_place_detached(nonce, aad, &mut out.0, tag)?;
+    Ok(out)
 }
 
 /// A `Vec` zeroed when dropped unless taken: the plaintext of a failed open
@@ -187,29 +144,14 @@ pub extern "system" fn Java_dev_gcmsiv_Native_newKey<'l>(
         let backend = backend_numbered(backend)?;
         let tag_len =
             usize::try_from(tag_length).map_err(|_| Error::InvalidTagLength { expected: 16, actual: 0 })?;
-        let wrong_key = || Error::InvalidKeyLength {
-            expected: if key.0.len() < 24 { 16 } else { 32 },
-            actual: key.0.len(),
-        };
-        let cipher = match (algorithm, key.0.len()) {
-            (AES_GCM_SIV, 16 | 32) if tag_len != gcmsiv::TAG_LEN => {
-                return Err(Error::InvalidTagLength { expected: 16, actual: tag_len }.into());
-            }
-            (AES_GCM_SIV, 16) => {
-                Cipher::Siv128(Aes128GcmSiv::with_backend(key.0[..].try_into().unwrap(), backend)?)
-            }
-            (AES_GCM_SIV, 32) => {
-                Cipher::Siv256(Aes256GcmSiv::with_backend(key.0[..].try_into().unwrap(), backend)?)
-            }
-            (AES_GCM, 16) => {
-                Cipher::Gcm128(Aes128Gcm::with_backend(key.0[..].try_into().unwrap(), tag_len, backend)?)
-            }
-            (AES_GCM, 32) => {
-                Cipher::Gcm256(Aes256Gcm::with_backend(key.0[..].try_into().unwrap(), tag_len, backend)?)
-            }
-            (AES_GCM_SIV | AES_GCM, _) => return Err(wrong_key().into()),
+        let algorithm = match (algorithm, key.0.len() > 16) {
+            (AES_GCM_SIV, false) => Algorithm::Aes128GcmSiv,
+            (AES_GCM_SIV, true) => Algorithm::Aes256GcmSiv,
+            (AES_GCM, false) => Algorithm::Aes128Gcm,
+            (AES_GCM, true) => Algorithm::Aes256Gcm,
             _ => return Err(Thrown::Misuse(format!("unknown algorithm {algorithm}"))),
         };
+        let cipher = Cipher::new(algorithm, &key.0, tag_len, backend)?;
         Ok(Box::into_raw(Box::new(cipher)) as jlong)
     })
 }
@@ -238,12 +180,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_backend<'l>(
 ) -> jstring {
     call(&mut env, core::ptr::null_mut(), |env| {
         // SAFETY: the Java class's contract for handles.
-        let backend = match unsafe { cipher(handle) }? {
-            Cipher::Siv128(c) => c.backend(),
-            Cipher::Siv256(c) => c.backend(),
-            Cipher::Gcm128(c) => c.backend(),
-            Cipher::Gcm256(c) => c.backend(),
-        };
+        let backend = unsafe { cipher(handle) }?.backend();
         Ok(env.new_string(backend.name())?.into_raw())
     })
 }
@@ -273,7 +210,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
         // SAFETY: the Java class's contract for handles.
         let key = unsafe { cipher(handle) }?;
         let (nonce, aad) = (bytes(env, &nonce)?, bytes(env, &aad)?);
-        let sealed = key.seal(&nonce, &aad, bytes(env, &plaintext)?)?;
+        let sealed = seal(key, &nonce, &aad, &bytes(env, &plaintext)?)?;
         Ok(env.byte_array_from_slice(&sealed)?)
     })
 }
@@ -293,7 +230,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
         // SAFETY: the Java class's contract for handles.
         let key = unsafe { cipher(handle) }?;
         let (nonce, aad, sealed) = (bytes(env, &nonce)?, bytes(env, &aad)?, bytes(env, &sealed)?);
-        let plaintext = Wiped(key.open(&nonce, &aad, &sealed)?);
+        let plaintext = open(key, &nonce, &aad, &sealed)?;
         Ok(env.byte_array_from_slice(&plaintext.0)?)
     })
 }

@@ -22,7 +22,7 @@
 
 use core::ffi::{c_char, c_int};
 use core::panic::{AssertUnwindSafe, UnwindSafe};
-use gcmsiv::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, BatchItem, Error};
+use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
 
 /// Algorithm identifiers (`GCMSIV_AES_*` in the header).
 pub const GCMSIV_AES_128_GCM_SIV: c_int = 1;
@@ -58,14 +58,6 @@ const TAG_MAX: usize = 16;
 /// A key ready for use: one algorithm, its backend chosen once.
 pub struct GcmsivKey {
     cipher: Cipher,
-}
-
-#[allow(clippy::large_enum_variant, reason = "one per key, on the heap")]
-enum Cipher {
-    Siv128(Aes128GcmSiv),
-    Siv256(Aes256GcmSiv),
-    Gcm128(Aes128Gcm),
-    Gcm256(Aes256Gcm),
 }
 
 fn status(error: Error) -> c_int {
@@ -153,131 +145,49 @@ impl GcmsivKey {
         backend: Option<Backend>,
         short: bool,
     ) -> Result<Self, c_int> {
-        let tag_len = if tag_len == 0 && !short { TAG_MAX } else { tag_len };
+        let algorithm = algorithm_from(algorithm).ok_or(GCMSIV_ERR_ALGORITHM)?;
         let backend = backend.unwrap_or_else(Backend::select);
-        let expected = key_bytes(algorithm).ok_or(GCMSIV_ERR_ALGORITHM)?;
-        if key.len() != expected {
-            return Err(GCMSIV_ERR_KEY_LENGTH);
-        }
-        let siv = matches!(algorithm, GCMSIV_AES_128_GCM_SIV | GCMSIV_AES_256_GCM_SIV);
-        if siv && (short || tag_len != TAG_MAX) {
-            return Err(GCMSIV_ERR_TAG_LENGTH);
-        }
-        let cipher = match (algorithm, short) {
-            (GCMSIV_AES_128_GCM_SIV, _) => {
-                Cipher::Siv128(Aes128GcmSiv::with_backend(array(key), backend).map_err(status)?)
-            }
-            (GCMSIV_AES_256_GCM_SIV, _) => {
-                Cipher::Siv256(Aes256GcmSiv::with_backend(array(key), backend).map_err(status)?)
-            }
-            (GCMSIV_AES_128_GCM, false) => {
-                Cipher::Gcm128(Aes128Gcm::with_backend(array(key), tag_len, backend).map_err(status)?)
-            }
-            (GCMSIV_AES_128_GCM, true) => Cipher::Gcm128(
-                Aes128Gcm::with_backend_short_tag_hazardous(array(key), tag_len, backend).map_err(status)?,
-            ),
-            (_, false) => {
-                Cipher::Gcm256(Aes256Gcm::with_backend(array(key), tag_len, backend).map_err(status)?)
-            }
-            (_, true) => Cipher::Gcm256(
-                Aes256Gcm::with_backend_short_tag_hazardous(array(key), tag_len, backend).map_err(status)?,
-            ),
+        let cipher = if short {
+            Cipher::new_short_tag_hazardous(algorithm, key, tag_len, backend)
+        } else {
+            Cipher::new(algorithm, key, if tag_len == 0 { TAG_MAX } else { tag_len }, backend)
         };
-        Ok(GcmsivKey { cipher })
+        Ok(GcmsivKey { cipher: cipher.map_err(status)? })
     }
 
     fn tag_len(&self) -> usize {
-        match &self.cipher {
-            Cipher::Gcm128(c) => c.tag_len(),
-            Cipher::Gcm256(c) => c.tag_len(),
-            Cipher::Siv128(_) | Cipher::Siv256(_) => TAG_MAX,
-        }
+        self.cipher.tag_len()
     }
 
-    fn backend(&self) -> Backend {
-        match &self.cipher {
-            Cipher::Siv128(c) => c.backend(),
-            Cipher::Siv256(c) => c.backend(),
-            Cipher::Gcm128(c) => c.backend(),
-            Cipher::Gcm256(c) => c.backend(),
-        }
-    }
-
-    /// The checks made before any work: the nonce's length, and the
-    /// limits on the message (`body_len`, without the tag) and the
-    /// associated data.
+    /// The checks made before any work (see [`Cipher::check_lengths`]).
     fn check(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
-        let siv = matches!(self.cipher, Cipher::Siv128(_) | Cipher::Siv256(_));
-        let nonce_ok = if siv {
-            npub_len == gcmsiv::NONCE_LEN
-        } else {
-            npub_len >= gcmsiv::GCM_IV_MIN && npub_len as u64 <= gcmsiv::GCM_IV_MAX
-        };
-        if !nonce_ok {
-            return Err(GCMSIV_ERR_NONCE_LENGTH);
-        }
-        let (p_max, a_max) =
-            if siv { (gcmsiv::P_MAX, gcmsiv::A_MAX) } else { (gcmsiv::GCM_P_MAX, gcmsiv::GCM_A_MAX) };
-        if body_len as u64 > p_max || ad_len as u64 > a_max {
-            return Err(GCMSIV_ERR_TOO_LONG);
-        }
-        Ok(())
+        self.cipher.check_lengths(npub_len, ad_len, body_len).map_err(status)
     }
 
     /// Encrypts `buffer` in place; writes the tag into `tag` (its length).
     fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &mut [u8]) -> Result<(), c_int> {
-        if tag.len() != self.tag_len() {
-            return Err(GCMSIV_ERR_TAG_LENGTH);
-        }
-        match &self.cipher {
-            Cipher::Siv128(c) => tag.copy_from_slice(
-                &c.encrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer).map_err(status)?,
-            ),
-            Cipher::Siv256(c) => tag.copy_from_slice(
-                &c.encrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer).map_err(status)?,
-            ),
-            Cipher::Gcm128(c) => tag
-                .copy_from_slice(c.encrypt_in_place_detached(nonce, aad, buffer).map_err(status)?.as_bytes()),
-            Cipher::Gcm256(c) => tag
-                .copy_from_slice(c.encrypt_in_place_detached(nonce, aad, buffer).map_err(status)?.as_bytes()),
-        }
-        Ok(())
+        self.cipher.encrypt_in_place_detached(nonce, aad, buffer, tag).map_err(status)
     }
 
     /// Decrypts `buffer` in place if `tag` authenticates it; otherwise the
     /// buffer holds the ciphertext again.
     fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), c_int> {
-        if tag.len() != self.tag_len() {
-            return Err(GCMSIV_ERR_TAG_LENGTH);
-        }
-        match &self.cipher {
-            Cipher::Siv128(c) => c.decrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer, siv_tag(tag)),
-            Cipher::Siv256(c) => c.decrypt_in_place_detached(siv_nonce(nonce)?, aad, buffer, siv_tag(tag)),
-            Cipher::Gcm128(c) => c.decrypt_in_place_detached(nonce, aad, buffer, tag),
-            Cipher::Gcm256(c) => c.decrypt_in_place_detached(nonce, aad, buffer, tag),
-        }
-        .map_err(status)
+        self.cipher.decrypt_in_place_detached(nonce, aad, buffer, tag).map_err(status)
     }
 }
 
-fn array<const N: usize>(key: &[u8]) -> &[u8; N] {
-    key.try_into().expect("internal error: key length checked")
-}
-
-fn siv_nonce(nonce: &[u8]) -> Result<&[u8; gcmsiv::NONCE_LEN], c_int> {
-    gcmsiv::nonce_from_slice(nonce).map_err(status)
-}
-
-fn siv_tag(tag: &[u8]) -> &[u8; gcmsiv::TAG_LEN] {
-    tag.try_into().expect("internal error: tag length checked")
+fn algorithm_from(algorithm: c_int) -> Option<Algorithm> {
+    Some(match algorithm {
+        GCMSIV_AES_128_GCM_SIV => Algorithm::Aes128GcmSiv,
+        GCMSIV_AES_256_GCM_SIV => Algorithm::Aes256GcmSiv,
+        GCMSIV_AES_128_GCM => Algorithm::Aes128Gcm,
+        GCMSIV_AES_256_GCM => Algorithm::Aes256Gcm,
+        _ => return None,
+    })
 }
 
 fn key_bytes(algorithm: c_int) -> Option<usize> {
-    match algorithm {
-        GCMSIV_AES_128_GCM_SIV | GCMSIV_AES_128_GCM => Some(16),
-        GCMSIV_AES_256_GCM_SIV | GCMSIV_AES_256_GCM => Some(32),
-        _ => None,
-    }
+    algorithm_from(algorithm).map(Algorithm::key_len)
 }
 
 fn backend_from(backend: c_int) -> Result<Option<Backend>, c_int> {
@@ -474,7 +384,7 @@ pub unsafe extern "C" fn gcmsiv_key_tag_bytes(key: *const GcmsivKey) -> usize {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_key_backend(key: *const GcmsivKey) -> *const c_char {
     // SAFETY: the caller's contract.
-    let name = match unsafe { key_ref(key) }.map(GcmsivKey::backend) {
+    let name = match unsafe { key_ref(key) }.map(|k| k.cipher.backend()) {
         Ok(Backend::Portable) => "portable\0",
         Ok(Backend::AesNiClmul) => "aesni-clmul\0",
         Ok(Backend::AesNiVaes) => "aesni-vaes\0",
@@ -826,14 +736,11 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
                 });
             }
             let tags: Vec<[u8; TAG_MAX]> = items.iter().map(|i| i.tag).collect();
-            match &key.cipher {
-                Cipher::Siv128(c) => {
-                    siv_batch(views, tags, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
-                }
-                Cipher::Siv256(c) => {
-                    siv_batch(views, tags, seal, |i| c.encrypt_batch(i), |i, r| c.decrypt_batch(i, r))
-                }
-                Cipher::Gcm128(_) | Cipher::Gcm256(_) => gcm_batch(key, views, tags, seal),
+            let cipher = &key.cipher;
+            if cipher.algorithm().is_nonce_misuse_resistant() {
+                siv_batch(views, tags, seal, |i| cipher.encrypt_batch(i), |i, r| cipher.decrypt_batch(i, r))
+            } else {
+                gcm_batch(key, views, tags, seal)
             }
         };
         match run() {
@@ -879,8 +786,10 @@ fn siv_batch(
     encrypt: impl FnOnce(&mut [BatchItem<'_>]) -> Result<(), Error>,
     decrypt: impl FnOnce(&mut [BatchItem<'_>], &mut [Result<(), Error>]) -> Result<(), Error>,
 ) -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
-    let nonces: Vec<[u8; gcmsiv::NONCE_LEN]> =
-        views.iter().map(|(npub, ..)| siv_nonce(npub).copied()).collect::<Result<_, _>>()?;
+    let nonces: Vec<[u8; gcmsiv::NONCE_LEN]> = views
+        .iter()
+        .map(|(npub, ..)| gcmsiv::nonce_from_slice(npub).copied().map_err(status))
+        .collect::<Result<_, _>>()?;
     let mut core_items: Vec<BatchItem<'_>> = views
         .into_iter()
         .zip(&nonces)
