@@ -346,6 +346,6 @@ mod tests {
         gcm.decrypt_batch(&mut items, &mut results).unwrap();
         assert_eq!(results.iter().filter(|r| r.is_err()).count(), 1);
         assert_eq!(results[2], Err(Error::Authentication));
-        assert!(items.iter().enumerate().all(|(i, it)| i == 2 || it.buffer == &[7u8; 20]));
+        assert!(items.iter().enumerate().all(|(i, it)| i == 2 || *it.buffer == [7u8; 20]));
     }
 }
