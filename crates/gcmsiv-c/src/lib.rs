@@ -673,24 +673,37 @@ pub struct GcmsivBatchItem {
     pub status: c_int,
 }
 
-/// Whether a writable span shares a byte with any other span (start,
-/// length, writable): a sweep over the spans sorted by start. Read-only
-/// spans may share bytes (one nonce array for many items, say).
-fn spans_conflict(mut spans: Vec<(usize, usize, bool)>) -> bool {
-    spans.retain(|s| s.1 > 0);
-    spans.sort_unstable_by_key(|s| s.0);
-    let (mut end_all, mut end_writable) = (0usize, 0usize);
-    for (start, len, writable) in spans {
-        if start < end_writable || (writable && start < end_all) {
-            return true;
-        }
-        let end = start.saturating_add(len);
-        end_all = end_all.max(end);
-        if writable {
-            end_writable = end_writable.max(end);
-        }
+/// Whether a batch's buffers conflict: two items' data sharing a byte, or
+/// an item's data sharing one with the items array or with any item's
+/// nonce or associated data (which may share bytes with one another: one
+/// nonce array for many items, say). The data spans are sorted (already so,
+/// usually: a check of order comes first), and each read-only span is
+/// looked up among them by binary search.
+fn batch_conflicts(items: &[GcmsivBatchItem]) -> bool {
+    let mut data: Vec<(usize, usize)> = items
+        .iter()
+        .filter(|i| i.data_len > 0)
+        .map(|i| (i.data as usize, (i.data as usize).saturating_add(i.data_len)))
+        .collect();
+    if !data.is_sorted() {
+        data.sort_unstable();
     }
-    false
+    if data.windows(2).any(|w| w[1].0 < w[0].1) {
+        return true;
+    }
+    // The data span, if any, that ends after `start`, checked against `end`.
+    let hits = |start: usize, end: usize| {
+        let i = data.partition_point(|d| d.1 <= start);
+        data.get(i).is_some_and(|d| d.0 < end)
+    };
+    let array = items.as_ptr() as usize;
+    if hits(array, array.saturating_add(core::mem::size_of_val(items))) {
+        return true;
+    }
+    items.iter().any(|i| {
+        let span = |p: *const u8, len: usize| len > 0 && hits(p as usize, (p as usize).saturating_add(len));
+        span(i.npub, i.npub_len) || span(i.ad, i.ad_len)
+    })
 }
 
 /// One item's buffers as slices: nonce, associated data, data.
@@ -713,13 +726,7 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
             for item in items.iter() {
                 key.check(item.npub_len, item.ad_len, item.data_len)?;
             }
-            let mut spans = vec![(items.as_ptr() as usize, core::mem::size_of_val(items), true)];
-            for item in items.iter() {
-                spans.push((item.data as usize, item.data_len, true));
-                spans.push((item.ad as usize, item.ad_len, false));
-                spans.push((item.npub as usize, item.npub_len, false));
-            }
-            if spans_conflict(spans) {
+            if batch_conflicts(items) {
                 return Err(GCMSIV_ERR_OVERLAP);
             }
             let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
