@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 export GCMSIV_VECTORS="${GCMSIV_VECTORS:-$PWD/../shared/vectors}"
 cargo build -q --release -p gcmsiv-c
 cd bindings/go
-test -z "$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above are not formatted" >&2; exit 1; }
+unformatted=$(gofmt -l . 2>&1)
+test -z "$unformatted" || { echo "$unformatted"; echo "gofmt: the files above are not formatted (or do not parse)" >&2; exit 1; }
 go vet ./...
 go test -race -count=1 ./...
