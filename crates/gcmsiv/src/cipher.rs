@@ -117,6 +117,7 @@ impl Cipher {
     }
 
     /// The key's algorithm.
+    #[inline]
     pub fn algorithm(&self) -> Algorithm {
         match self.inner {
             Inner::Aes128GcmSiv(_) => Algorithm::Aes128GcmSiv,
@@ -127,6 +128,7 @@ impl Cipher {
     }
 
     /// Tag bytes of this key's messages.
+    #[inline]
     pub fn tag_len(&self) -> usize {
         match &self.inner {
             Inner::Aes128Gcm(c) => c.tag_len(),
@@ -149,6 +151,7 @@ impl Cipher {
     /// associated data's and the text's (the plaintext, or the ciphertext
     /// without its tag). For callers that must refuse misuse before they
     /// copy anything (a C caller's buffers, a batch).
+    #[inline]
     pub fn check_lengths(&self, nonce_len: usize, aad_len: usize, text_len: usize) -> Result<(), Error> {
         let (nonce_ok, p_max, a_max) = if self.algorithm().is_nonce_misuse_resistant() {
             (nonce_len == crate::NONCE_LEN, crate::P_MAX, crate::A_MAX)
@@ -170,6 +173,7 @@ impl Cipher {
 
     /// Encrypts `buffer` in place and writes the tag into `tag`, which must
     /// be [`Self::tag_len`] bytes.
+    #[inline]
     pub fn encrypt_in_place_detached(
         &self,
         nonce: &[u8],
@@ -204,6 +208,7 @@ impl Cipher {
     /// Decrypts `buffer` in place if `tag` authenticates it; on failure the
     /// buffer holds the ciphertext again (never unauthenticated plaintext).
     #[must_use = "the buffer holds plaintext only if this returns Ok"]
+    #[inline]
     pub fn decrypt_in_place_detached(
         &self,
         nonce: &[u8],
