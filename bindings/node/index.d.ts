@@ -29,6 +29,10 @@ declare class Aead {
   encrypt(nonce: Bytes, plaintext: Bytes, aad?: Bytes): Buffer;
   /** The plaintext; throws GcmsivError ERR_GCMSIV_AUTHENTICATION if not authentic. */
   decrypt(nonce: Bytes, sealed: Bytes, aad?: Bytes): Buffer;
+  /** encrypt() on libuv's thread pool; the inputs are copied at once. */
+  encryptAsync(nonce: Bytes, plaintext: Bytes, aad?: Bytes): Promise<Buffer>;
+  /** decrypt() on libuv's thread pool; rejects with GcmsivError as decrypt() throws. */
+  decryptAsync(nonce: Bytes, sealed: Bytes, aad?: Bytes): Promise<Buffer>;
   encryptMany(items: { nonce: Bytes; plaintext: Bytes; aad?: Bytes }[]): Buffer[];
   /** Each plaintext, or null where a message was not authentic. */
   decryptMany(items: { nonce: Bytes; ciphertext: Bytes; aad?: Bytes }[]): (Buffer | null)[];

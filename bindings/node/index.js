@@ -18,10 +18,14 @@ class GcmsivError extends Error {
   }
 }
 
-function rethrow(err) {
+// The addon's errors ("ERR_GCMSIV_X: message") as GcmsivErrors.
+function mapped(err) {
   const m = /^(ERR_GCMSIV_[A-Z_]+): (.*)$/s.exec(err && err.message);
-  if (m) throw new GcmsivError(m[1], m[2]);
-  throw err;
+  return m ? new GcmsivError(m[1], m[2]) : err;
+}
+
+function rethrow(err) {
+  throw mapped(err);
 }
 
 const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : function None() {};
@@ -91,6 +95,28 @@ class Aead {
       return this.#key.open(bytes(nonce, 'nonce'), bytes(sealed, 'ciphertext'), bytes(aad, 'aad'));
     } catch (err) {
       return rethrow(err);
+    }
+  }
+
+  /**
+   * encrypt() on libuv's thread pool, for large messages that would block
+   * the event loop: the inputs are copied at once (reuse them freely), and
+   * the promise resolves to ciphertext || tag.
+   */
+  encryptAsync(nonce, plaintext, aad = EMPTY) {
+    try {
+      return this.#key.sealAsync(bytes(nonce, 'nonce'), bytes(plaintext, 'plaintext'), bytes(aad, 'aad')).catch(rethrow);
+    } catch (err) {
+      return Promise.reject(mapped(err));
+    }
+  }
+
+  /** decrypt() on libuv's thread pool, as encryptAsync(); rejects as decrypt() throws. */
+  decryptAsync(nonce, sealed, aad = EMPTY) {
+    try {
+      return this.#key.openAsync(bytes(nonce, 'nonce'), bytes(sealed, 'ciphertext'), bytes(aad, 'aad')).catch(rethrow);
+    } catch (err) {
+      return Promise.reject(mapped(err));
     }
   }
 

@@ -11,9 +11,12 @@
 //! becomes an exception (`catch_unwind`), never an abort of the process.
 
 use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
-use napi::bindgen_prelude::{Buffer, Uint8Array};
-use napi::{Result, Status};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Uint8Array};
+use napi::{Env, Result, Status, Task};
 use napi_derive::napi;
+use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 /// The error JavaScript sees: `code: message`.
 fn js_error(error: Error) -> napi::Error {
@@ -38,7 +41,10 @@ fn misuse(code: &str, message: &str) -> napi::Error {
 /// (and zeroizes) it before the garbage collector would.
 #[napi]
 pub struct NativeKey {
-    cipher: Option<Cipher>,
+    /// Shared with the async tasks in flight, which keep it until they end.
+    /// In a cell so that `dispose` needs no exclusive borrow, which napi
+    /// refuses while a returned task still borrows the object.
+    cipher: RefCell<Option<Arc<Cipher>>>,
 }
 
 fn backend_named(name: &str) -> Result<Backend> {
@@ -69,17 +75,17 @@ impl NativeKey {
             }
         };
         let cipher = Cipher::new(algorithm, key, tag_length as usize, backend).map_err(js_error)?;
-        Ok(NativeKey { cipher: Some(cipher) })
+        Ok(NativeKey { cipher: RefCell::new(Some(Arc::new(cipher))) })
     }
 
-    fn cipher(&self) -> Result<&Cipher> {
-        self.cipher.as_ref().ok_or_else(|| misuse("ERR_GCMSIV_DISPOSED", "the key was disposed"))
+    fn cipher(&self) -> Result<Arc<Cipher>> {
+        self.cipher.borrow().clone().ok_or_else(|| misuse("ERR_GCMSIV_DISPOSED", "the key was disposed"))
     }
 
     /// Drops the key now (its round keys and hash key are zeroized).
     #[napi(catch_unwind)]
-    pub fn dispose(&mut self) {
-        self.cipher = None;
+    pub fn dispose(&self) {
+        self.cipher.borrow_mut().take();
     }
 
     /// The backend the key runs on.
@@ -97,14 +103,7 @@ impl NativeKey {
     /// ciphertext || tag of `plaintext` under `nonce` and `aad`.
     #[napi(catch_unwind)]
     pub fn seal(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Buffer> {
-        let cipher = self.cipher()?;
-        cipher.check_lengths(nonce.len(), aad.len(), plaintext.len()).map_err(js_error)?;
-        let tag_len = cipher.tag_len();
-        let mut out = vec![0u8; plaintext.len() + tag_len];
-        let (body, tag) = out.split_at_mut(plaintext.len());
-        body.copy_from_slice(plaintext);
-        cipher.encrypt_in_place_detached(nonce, aad, body, tag).map_err(js_error)?;
-        Ok(out.into())
+        Ok(seal_bytes(&*self.cipher()?, nonce, plaintext, aad)?.into())
     }
 
     /// The plaintext of ciphertext || tag, or an `ERR_GCMSIV_AUTHENTICATION`
@@ -112,15 +111,20 @@ impl NativeKey {
     /// ciphertext again, as the core leaves it, and is dropped).
     #[napi(catch_unwind)]
     pub fn open(&self, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Result<Buffer> {
-        let cipher = self.cipher()?;
-        let tag_len = cipher.tag_len();
-        let body = sealed.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::CiphertextTooShort))?;
-        cipher.check_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
-        let mut tag = [0u8; 16];
-        tag[..tag_len].copy_from_slice(&sealed[body..]);
-        let mut out = sealed[..body].to_vec();
-        cipher.decrypt_in_place_detached(nonce, aad, &mut out, &tag[..tag_len]).map_err(js_error)?;
-        Ok(out.into())
+        Ok(open_bytes(&*self.cipher()?, nonce, sealed, aad)?.into())
+    }
+
+    /// `seal` on libuv's thread pool: the inputs are copied now, the promise
+    /// settles when the work is done.
+    #[napi(catch_unwind)]
+    pub fn seal_async(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<AsyncTask<Work>> {
+        Ok(AsyncTask::new(Work::new(&self.cipher()?, true, nonce, plaintext, aad)))
+    }
+
+    /// `open` on libuv's thread pool, as `seal_async`.
+    #[napi(catch_unwind)]
+    pub fn open_async(&self, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Result<AsyncTask<Work>> {
+        Ok(AsyncTask::new(Work::new(&self.cipher()?, false, nonce, sealed, aad)))
     }
 
     /// Seals many messages (nonces, plaintexts and associated data side by
@@ -205,6 +209,74 @@ impl NativeKey {
             });
         }
         Ok(out)
+    }
+}
+
+fn seal_bytes(cipher: &Cipher, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>> {
+    cipher.check_lengths(nonce.len(), aad.len(), plaintext.len()).map_err(js_error)?;
+    let mut out = vec![0u8; plaintext.len() + cipher.tag_len()];
+    let (body, tag) = out.split_at_mut(plaintext.len());
+    body.copy_from_slice(plaintext);
+    cipher.encrypt_in_place_detached(nonce, aad, body, tag).map_err(js_error)?;
+    Ok(out)
+}
+
+fn open_bytes(cipher: &Cipher, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Result<Vec<u8>> {
+    let tag_len = cipher.tag_len();
+    let body = sealed.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::CiphertextTooShort))?;
+    cipher.check_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
+    let mut tag = [0u8; 16];
+    tag[..tag_len].copy_from_slice(&sealed[body..]);
+    let mut out = sealed[..body].to_vec();
+    cipher.decrypt_in_place_detached(nonce, aad, &mut out, &tag[..tag_len]).map_err(js_error)?;
+    Ok(out)
+}
+
+/// One seal or open for the thread pool, on copies of its inputs.
+pub struct Work {
+    cipher: Arc<Cipher>,
+    seal: bool,
+    nonce: Vec<u8>,
+    data: Vec<u8>,
+    aad: Vec<u8>,
+}
+
+impl Work {
+    fn new(cipher: &Arc<Cipher>, seal: bool, nonce: &[u8], data: &[u8], aad: &[u8]) -> Self {
+        Work {
+            cipher: Arc::clone(cipher),
+            seal,
+            nonce: nonce.to_vec(),
+            data: data.to_vec(),
+            aad: aad.to_vec(),
+        }
+    }
+}
+
+impl Task for Work {
+    type Output = Vec<u8>;
+    type JsValue = Buffer;
+
+    fn compute(&mut self) -> Result<Vec<u8>> {
+        // On a pool thread no napi wrapper catches a panic: this does.
+        let run = || {
+            if self.seal {
+                seal_bytes(&self.cipher, &self.nonce, &self.data, &self.aad)
+            } else {
+                open_bytes(&self.cipher, &self.nonce, &self.data, &self.aad)
+            }
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(run))
+            .unwrap_or_else(|_| Err(misuse("ERR_GCMSIV_INTERNAL", "internal error")));
+        // The plaintext copy a seal was given.
+        if self.seal {
+            self.data.fill(0);
+        }
+        outcome
+    }
+
+    fn resolve(&mut self, _env: Env, output: Vec<u8>) -> Result<Buffer> {
+        Ok(output.into())
     }
 }
 

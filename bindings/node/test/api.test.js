@@ -89,3 +89,20 @@ test('argument checks, shared memory, other views, dispose', () => {
     assert.throws(use, { code: 'ERR_GCMSIV_DISPOSED' });
   }
 });
+
+test('async calls: the same bytes, rejections with the same codes', async () => {
+  const aead = new AesGcmSiv(key);
+  const big = Buffer.alloc(3 << 20, 5);
+  const sealed = await aead.encryptAsync(nonce, big, Buffer.from('ad'));
+  assert.deepStrictEqual(sealed, aead.encrypt(nonce, big, Buffer.from('ad')));
+  assert.deepStrictEqual(await aead.decryptAsync(nonce, sealed, Buffer.from('ad')), big);
+  sealed[7] ^= 1;
+  await assert.rejects(aead.decryptAsync(nonce, sealed, Buffer.from('ad')), { name: 'GcmsivError', code: 'ERR_GCMSIV_AUTHENTICATION' });
+  await assert.rejects(aead.encryptAsync(Buffer.alloc(3), big), { code: 'ERR_GCMSIV_NONCE_LENGTH' });
+  await assert.rejects(aead.encryptAsync('x', big), TypeError);
+  // Disposed while a call is in flight: the call completes on its own reference.
+  const pending = aead.encryptAsync(nonce, Buffer.from('late'));
+  aead.dispose();
+  assert.deepStrictEqual((await pending).length, 4 + 16);
+  await assert.rejects(aead.encryptAsync(nonce, Buffer.from('x')), { code: 'ERR_GCMSIV_DISPOSED' });
+});
