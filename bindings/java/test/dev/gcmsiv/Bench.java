@@ -1,0 +1,63 @@
+package dev.gcmsiv;
+
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Sealing speed against the JDK's AES/GCM/NoPadding per message size, interleaved rounds,
+ * medians of ns per message (after warm-up). Run as scripts/test-java.sh builds it, with the
+ * class dev.gcmsiv.Bench.
+ */
+public final class Bench {
+    private interface Seal {
+        byte[] run(byte[] pt) throws Exception;
+    }
+
+    public static void main(String[] args) throws Exception {
+        byte[] key = new byte[16], nonce = new byte[12];
+        AesGcmSiv siv = new AesGcmSiv(key);
+        AesGcm gcm = new AesGcm(key);
+        Cipher jdk = Cipher.getInstance("AES/GCM/NoPadding");
+        SecretKeySpec spec = new SecretKeySpec(key, "AES");
+        String[] names = {"gcmsiv AES-GCM-SIV", "gcmsiv AES-GCM", "JDK AES-GCM"};
+        Seal[] impls = {
+            pt -> siv.encrypt(nonce, pt, null),
+            pt -> gcm.encrypt(nonce, pt, null),
+            pt -> {
+                // A fresh nonce per message, as the JDK requires for GCM encryption.
+                nonce[0]++;
+                jdk.init(Cipher.ENCRYPT_MODE, spec, new GCMParameterSpec(128, nonce));
+                return jdk.doFinal(pt);
+            },
+        };
+        System.out.println("| bytes | " + String.join(" ns | ", names) + " ns | gcmsiv AES-GCM vs JDK |");
+        System.out.println("|---|---|---|---|---|");
+        for (int size : new int[] {16, 64, 1024, 16384, 1 << 20}) {
+            byte[] pt = new byte[size];
+            int iters = Math.max(1, 4_000_000 / (size + 500));
+            double[][] samples = new double[impls.length][21];
+            for (int round = -10; round < 21; round++) {
+                for (int k = 0; k < impls.length; k++) {
+                    long t = System.nanoTime();
+                    for (int i = 0; i < iters; i++) {
+                        impls[k].run(pt);
+                    }
+                    if (round >= 0) {
+                        samples[k][round] = (System.nanoTime() - t) / (double) iters;
+                    }
+                }
+            }
+            double[] med = new double[impls.length];
+            StringBuilder row = new StringBuilder("| " + size);
+            for (int k = 0; k < impls.length; k++) {
+                java.util.Arrays.sort(samples[k]);
+                med[k] = samples[k][10];
+                row.append(String.format(" | %.0f", med[k]));
+            }
+            System.out.println(row + String.format(" | %.2fx |", med[2] / med[1]));
+        }
+        siv.close();
+        gcm.close();
+    }
+}
