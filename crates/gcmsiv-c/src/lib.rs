@@ -164,6 +164,21 @@ impl GcmsivKey {
         self.cipher.check_lengths(npub_len, ad_len, body_len).map_err(status)
     }
 
+    /// [`Self::check`], and a detached tag of this key's length.
+    fn check_detached(
+        &self,
+        npub_len: usize,
+        ad_len: usize,
+        body_len: usize,
+        mac_len: usize,
+    ) -> Result<&Self, c_int> {
+        self.check(npub_len, ad_len, body_len)?;
+        if mac_len != self.tag_len() {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
+        }
+        Ok(self)
+    }
+
     /// Encrypts `buffer` in place; writes the tag into `tag` (its length).
     fn seal(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &mut [u8]) -> Result<(), c_int> {
         self.cipher.encrypt_in_place_detached(nonce, aad, buffer, tag).map_err(status)
@@ -419,7 +434,8 @@ unsafe fn wipe(ptr: *mut u8, len: usize) {
 /// Encrypts: writes ciphertext || tag (`m_len` + tag bytes) to `c`, its
 /// length to `*c_len` (if not NULL; 0 on failure). `c` may be `m` itself (in
 /// place, with room for the tag); it must not otherwise overlap `m`, nor
-/// overlap `ad` or `npub` at all.
+/// overlap `ad` or `npub` at all. The detached call with the tag placed
+/// after the ciphertext.
 ///
 /// # Safety
 /// Each pointer with a length covers that many bytes (readable, or writable
@@ -441,41 +457,29 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
         // SAFETY: writable by the contract.
         unsafe { c_len.write(0) };
     }
-    let mut written: (*mut u8, usize) = (core::ptr::null_mut(), 0);
-    let mut sealed_len = 0;
-    let code = guarded(AssertUnwindSafe(|| {
+    let checked = || {
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
         key.check(npub_len, ad_len, m_len)?;
-        sealed_len = m_len.checked_add(key.tag_len()).ok_or(GCMSIV_ERR_TOO_LONG)?;
+        let sealed_len = m_len.checked_add(key.tag_len()).ok_or(GCMSIV_ERR_TOO_LONG)?;
         if c_cap < sealed_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
-        let in_place = core::ptr::eq(c, m) && m_len > 0;
-        let m_span = if in_place { (m, 0) } else { (m, m_len) };
-        clear_of(c, sealed_len, &[m_span, (ad, ad_len), (npub, npub_len)])?;
-        // SAFETY (all): the caller's contract; the output shares no byte with
-        // the inputs but, in place, `m`, read only through `out` from here.
-        let (ad, npub, m) =
-            unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(m_span.0, m_span.1)?) };
-        let out = unsafe { output(c, sealed_len) }?;
-        if !in_place {
-            out[..m_len].copy_from_slice(m);
-            written = (out.as_mut_ptr(), sealed_len);
+        if c.is_null() {
+            return Err(GCMSIV_ERR_NULL_POINTER);
         }
-        let (body, tag) = out.split_at_mut(m_len);
-        key.seal(npub, ad, body, tag)
-    }));
-    if code == GCMSIV_OK {
-        if !c_len.is_null() {
-            // SAFETY: writable by the contract.
-            unsafe { c_len.write(sealed_len) };
-        }
-    } else {
-        // A copy of the plaintext must not stay in the output (only an
-        // internal error can fail after the copy).
-        // SAFETY: the output this call wrote.
-        unsafe { wipe(written.0, written.1) };
+        Ok((key, sealed_len))
+    };
+    let (key, sealed_len) = match checked() {
+        Ok(ok) => ok,
+        Err(code) => return code,
+    };
+    let (body, tag) = (c, c.wrapping_add(m_len));
+    // SAFETY: `c` covers `sealed_len` writable bytes: the body, then the tag.
+    let code = unsafe { seal_detached(key, body, tag, m, m_len, ad, ad_len, npub, npub_len) };
+    if code == GCMSIV_OK && !c_len.is_null() {
+        // SAFETY: writable by the contract.
+        unsafe { c_len.write(sealed_len) };
     }
     code
 }
@@ -484,7 +488,8 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
 /// writing that length to `*m_len` (if not NULL). On any failure `*m_len`
 /// is 0 and no plaintext is released: `m` is zeroed, or, when `m` is `c`
 /// (in place), holds the ciphertext again. `m` must not otherwise overlap
-/// `c`, nor overlap `ad` or `npub` at all.
+/// `c`, nor overlap `ad` or `npub` at all. The detached call with the tag
+/// read from after the ciphertext.
 ///
 /// # Safety
 /// As [`gcmsiv_encrypt`], with `m` writable.
@@ -505,48 +510,30 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
         // SAFETY: writable by the contract.
         unsafe { m_len.write(0) };
     }
-    let mut body_len = 0usize;
-    let mut written: (*mut u8, usize, bool) = (core::ptr::null_mut(), 0, false);
-    let code = guarded(AssertUnwindSafe(|| {
+    let checked = || {
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        let tag_len = key.tag_len();
-        body_len = c_len.checked_sub(tag_len).ok_or(GCMSIV_ERR_TOO_SHORT)?;
+        let body_len = c_len.checked_sub(key.tag_len()).ok_or(GCMSIV_ERR_TOO_SHORT)?;
         key.check(npub_len, ad_len, body_len)?;
         if m_cap < body_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
-        let in_place = core::ptr::eq(m, c) && body_len > 0;
-        let c_span = if in_place { (c.wrapping_add(body_len), tag_len) } else { (c, c_len) };
-        clear_of(m, body_len, &[c_span, (ad, ad_len), (npub, npub_len)])?;
-        // SAFETY (all): the caller's contract; the output shares no byte with
-        // the inputs but, in place, the ciphertext body, read only through
-        // `out` from here.
-        let (ad, npub) = unsafe { (input(ad, ad_len)?, input(npub, npub_len)?) };
-        let mut tag = [0u8; TAG_MAX];
-        let tag = &mut tag[..tag_len];
-        if in_place {
-            tag.copy_from_slice(unsafe { input(c_span.0, tag_len) }?);
-        } else {
-            tag.copy_from_slice(&unsafe { input(c, c_len) }?[body_len..]);
+        // `c_len` is at least a tag, so `c` must be there.
+        if c.is_null() || (m.is_null() && body_len > 0) {
+            return Err(GCMSIV_ERR_NULL_POINTER);
         }
-        let out = unsafe { output(m, body_len) }?;
-        written = (out.as_mut_ptr(), body_len, in_place);
-        if !in_place {
-            out.copy_from_slice(&unsafe { input(c, c_len) }?[..body_len]);
-        }
-        key.open(npub, ad, out, tag)
-    }));
-    if code == GCMSIV_OK {
-        if !m_len.is_null() {
-            // SAFETY: writable by the contract.
-            unsafe { m_len.write(body_len) };
-        }
-    } else if !written.2 || code == GCMSIV_ERR_INTERNAL {
-        // A separate output is zeroed on any failure; in place, the core
-        // has put the ciphertext back, unless a panic cut it short.
-        // SAFETY: the output this call wrote.
-        unsafe { wipe(written.0, written.1) };
+        Ok((key, body_len))
+    };
+    let (key, body_len) = match checked() {
+        Ok(ok) => ok,
+        Err(code) => return code,
+    };
+    let tag = c.wrapping_add(body_len);
+    // SAFETY: `c` covers `c_len` readable bytes: the body, then the tag.
+    let code = unsafe { open_detached(key, m, c, body_len, tag, key.tag_len(), ad, ad_len, npub, npub_len) };
+    if code == GCMSIV_OK && !m_len.is_null() {
+        // SAFETY: writable by the contract.
+        unsafe { m_len.write(body_len) };
     }
     code
 }
@@ -570,14 +557,65 @@ pub unsafe extern "C" fn gcmsiv_encrypt_detached(
     npub_len: usize,
     key: *const GcmsivKey,
 ) -> c_int {
+    // SAFETY: the caller's contract.
+    let key = match unsafe { key_ref(key) }.and_then(|k| k.check_detached(npub_len, ad_len, m_len, mac_len)) {
+        Ok(key) => key,
+        Err(code) => return code,
+    };
+    // SAFETY: the same contract.
+    unsafe { seal_detached(key, c, mac, m, m_len, ad, ad_len, npub, npub_len) }
+}
+
+/// Decrypts `c_len` bytes from `c` into `m` (which may be `c`; must not
+/// otherwise overlap it, nor overlap `mac`, `ad` or `npub`) if the
+/// `mac_len`-byte tag at `mac` authenticates them. On failure no plaintext
+/// is released: `m` is zeroed, or, in place, holds the ciphertext again.
+///
+/// # Safety
+/// As [`gcmsiv_decrypt`]; `mac` covers `mac_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_decrypt_detached(
+    m: *mut u8,
+    c: *const u8,
+    c_len: usize,
+    mac: *const u8,
+    mac_len: usize,
+    ad: *const u8,
+    ad_len: usize,
+    npub: *const u8,
+    npub_len: usize,
+    key: *const GcmsivKey,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    let key = match unsafe { key_ref(key) }.and_then(|k| k.check_detached(npub_len, ad_len, c_len, mac_len)) {
+        Ok(key) => key,
+        Err(code) => return code,
+    };
+    // SAFETY: the same contract.
+    unsafe { open_detached(key, m, c, c_len, mac, mac_len, ad, ad_len, npub, npub_len) }
+}
+
+/// Both encryptions after their length checks: the overlap checks, the copy
+/// of `m` into `c` (unless in place), the seal; on failure the copy is wiped
+/// (only an internal error can fail after it). `mac` is the key's tag length.
+///
+/// # Safety
+/// As [`gcmsiv_encrypt_detached`].
+#[allow(clippy::too_many_arguments, reason = "the C calls' own arguments")]
+unsafe fn seal_detached(
+    key: &GcmsivKey,
+    c: *mut u8,
+    mac: *mut u8,
+    m: *const u8,
+    m_len: usize,
+    ad: *const u8,
+    ad_len: usize,
+    npub: *const u8,
+    npub_len: usize,
+) -> c_int {
+    let mac_len = key.tag_len();
     let mut written: (*mut u8, usize) = (core::ptr::null_mut(), 0);
     let code = guarded(AssertUnwindSafe(|| {
-        // SAFETY: the caller's contract.
-        let key = unsafe { key_ref(key) }?;
-        key.check(npub_len, ad_len, m_len)?;
-        if mac_len != key.tag_len() {
-            return Err(GCMSIV_ERR_TAG_LENGTH);
-        }
         let in_place = core::ptr::eq(c, m) && m_len > 0;
         let m_span = if in_place { (m, 0) } else { (m, m_len) };
         clear_of(c, m_len, &[m_span, (ad, ad_len), (npub, npub_len), (mac, mac_len)])?;
@@ -602,15 +640,16 @@ pub unsafe extern "C" fn gcmsiv_encrypt_detached(
     code
 }
 
-/// Decrypts `c_len` bytes from `c` into `m` (which may be `c`; must not
-/// otherwise overlap it, nor overlap `mac`, `ad` or `npub`) if the
-/// `mac_len`-byte tag at `mac` authenticates them. On failure no plaintext
-/// is released: `m` is zeroed, or, in place, holds the ciphertext again.
+/// Both decryptions after their length checks: the overlap checks, the
+/// copy of `c` into `m` (unless in place), the open. On failure a separate
+/// output is zeroed; in place, the core has put the ciphertext back, unless
+/// a panic cut it short (then it is zeroed too).
 ///
 /// # Safety
-/// As [`gcmsiv_decrypt`]; `mac` covers `mac_len` readable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn gcmsiv_decrypt_detached(
+/// As [`gcmsiv_decrypt_detached`].
+#[allow(clippy::too_many_arguments, reason = "the C calls' own arguments")]
+unsafe fn open_detached(
+    key: &GcmsivKey,
     m: *mut u8,
     c: *const u8,
     c_len: usize,
@@ -620,16 +659,9 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
     ad_len: usize,
     npub: *const u8,
     npub_len: usize,
-    key: *const GcmsivKey,
 ) -> c_int {
     let mut written: (*mut u8, usize, bool) = (core::ptr::null_mut(), 0, false);
     let code = guarded(AssertUnwindSafe(|| {
-        // SAFETY: the caller's contract.
-        let key = unsafe { key_ref(key) }?;
-        key.check(npub_len, ad_len, c_len)?;
-        if mac_len != key.tag_len() {
-            return Err(GCMSIV_ERR_TAG_LENGTH);
-        }
         let in_place = core::ptr::eq(m, c) && c_len > 0;
         let c_span = if in_place { (c, 0) } else { (c, c_len) };
         clear_of(m, c_len, &[c_span, (mac, mac_len), (ad, ad_len), (npub, npub_len)])?;
@@ -646,7 +678,6 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
         key.open(npub, ad, body, mac)
     }));
     if code != GCMSIV_OK && (!written.2 || code == GCMSIV_ERR_INTERNAL) {
-        // As in `gcmsiv_decrypt`.
         // SAFETY: the output this call wrote.
         unsafe { wipe(written.0, written.1) };
     }
