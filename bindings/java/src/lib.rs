@@ -6,14 +6,18 @@
 //! `IllegalStateException` for a closed key, and `RuntimeException` for an
 //! internal error (a panic, caught here: none unwinds into the JVM).
 //!
-//! Inputs are copied out of the Java arrays and outputs are new arrays, so
-//! the Java side's arrays are never written and no reference to them is
-//! kept.
+//! How bytes cross: a message of up to [`STACK_MAX`] bytes is copied by the
+//! JVM into a buffer on the native stack and the result copied back (a copy
+//! of plaintext is wiped); a longer one is processed in the Java arrays
+//! themselves, held with `GetPrimitiveArrayCritical` (no copy; the garbage
+//! collector waits meanwhile), and so is a batch's arena. Only the output
+//! range is written, and no reference to an array is kept after a call.
 
-use gcmsiv::{Algorithm, Backend, Cipher, Error};
+use core::mem::MaybeUninit;
+use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
-use jni::sys::{jint, jlong, jstring};
+use jni::sys::{self, jint, jlong, jstring};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use zeroize_copy::Wiped;
 
@@ -25,6 +29,8 @@ const AES_GCM: jint = 2;
 enum Thrown {
     Core(Error),
     Misuse(String),
+    /// A JNI call threw; its exception is the one to leave pending.
+    Pending,
 }
 
 impl From<Error> for Thrown {
@@ -49,6 +55,7 @@ fn call<'l, T>(
     let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
     let (class, message) = match outcome {
         Ok(Ok(value)) => return value,
+        Ok(Err(Thrown::Pending)) => return fallback,
         Ok(Err(Thrown::Core(Error::Authentication))) => {
             ("javax/crypto/AEADBadTagException", "authentication failed".to_owned())
         }
@@ -84,41 +91,23 @@ fn backend_numbered(backend: jint) -> Result<Backend, Thrown> {
     })
 }
 
-/// ciphertext || tag.
-fn seal(cipher: &Cipher, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-    cipher.check_lengths(nonce.len(), aad.len(), plaintext.len())?;
-    let mut out = vec![0u8; plaintext.len() + cipher.tag_len()];
-    let (body, tag) = out.split_at_mut(plaintext.len());
-    body.copy_from_slice(plaintext);
-    cipher.encrypt_in_place_detached(nonce, aad, body, tag)?;
-    Ok(out)
-}
-
-/// The plaintext of ciphertext || tag (on failure the copy holds the
-/// ciphertext again, as the core leaves it, and is wiped besides).
-fn open(cipher: &Cipher, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Wiped, Error> {
-    let body = sealed.len().checked_sub(cipher.tag_len()).ok_or(Error::CiphertextTooShort)?;
-    cipher.check_lengths(nonce.len(), aad.len(), body)?;
-    let (ciphertext, tag) = sealed.split_at(body);
-    let mut out = Wiped(ciphertext.to_vec());
-    cipher.decrypt_in_place_detached(nonce, aad, &mut out.0, tag)?;
-    Ok(out)
-}
-
-/// A `Vec` zeroed when dropped unless taken: the plaintext of a failed open
-/// (the core has put the ciphertext back; this is belt and braces) and the
-/// Java key bytes' copy.
+/// A `Vec` zeroed when dropped: the Java key bytes' copy.
 mod zeroize_copy {
     pub struct Wiped(pub Vec<u8>);
 
     impl Drop for Wiped {
         fn drop(&mut self) {
-            for b in self.0.iter_mut() {
-                // SAFETY: a valid, aligned, exclusive reference.
-                unsafe { core::ptr::write_volatile(b, 0) };
-            }
+            super::wipe(&mut self.0);
         }
     }
+}
+
+/// Zeroes `buf` (plaintext copies, key bytes): a plain fill that the
+/// `black_box` after it keeps (byte-wise volatile stores cost a cycle or
+/// more a byte, as much as the cipher itself on short messages).
+fn wipe(buf: &mut [u8]) {
+    buf.fill(0);
+    core::hint::black_box(&*buf);
 }
 
 fn bytes(env: &JNIEnv, array: &JByteArray) -> Result<Vec<u8>, Thrown> {
@@ -196,41 +185,543 @@ pub extern "system" fn Java_dev_gcmsiv_Native_tagLength<'l>(
     call(&mut env, 0, |_| Ok(unsafe { cipher(handle) }?.tag_len() as jint))
 }
 
-/// `Native.seal(handle, nonce, plaintext, aad)`: ciphertext || tag.
+/// The JNI calls of the message paths, straight through the function table:
+/// `jni`'s wrappers check for a pending exception after each call and
+/// allocate a `Vec` per array, which cost about 200 ns of a 16-byte seal's
+/// 270 (the seal itself takes 40).
+#[derive(Clone, Copy)]
+struct Raw(*mut sys::JNIEnv);
+
+impl Raw {
+    fn of(env: &JNIEnv) -> Self {
+        Raw(env.get_raw())
+    }
+
+    fn table(self) -> &'static sys::JNINativeInterface_ {
+        // SAFETY: a JNIEnv pointer the JVM passed to this native call, valid
+        // for its duration on this thread (every `Raw` lives inside one call).
+        unsafe { &**self.0 }
+    }
+
+    /// `array.length`; `array` is not null.
+    fn length(self, array: sys::jarray) -> usize {
+        // SAFETY: a live local reference to an array.
+        let n = unsafe { (self.table().GetArrayLength.expect("JNI"))(self.0, array) };
+        n as usize
+    }
+
+    /// Copies `out.len()` bytes from `array[offset..]` (the JVM checks the
+    /// bounds: a pending exception if they are wrong, see [`Self::failed`]).
+    fn read(self, array: sys::jbyteArray, offset: usize, out: &mut [u8]) {
+        if !out.is_empty() {
+            // SAFETY: `out` is writable for its length; the JVM checks the range.
+            unsafe {
+                (self.table().GetByteArrayRegion.expect("JNI"))(
+                    self.0,
+                    array,
+                    offset as sys::jsize,
+                    out.len() as sys::jsize,
+                    out.as_mut_ptr().cast(),
+                )
+            }
+        }
+    }
+
+    /// Copies `data` to `array[offset..]` (bounds as [`Self::read`]).
+    fn write(self, array: sys::jbyteArray, offset: usize, data: &[u8]) {
+        if !data.is_empty() {
+            // SAFETY: `data` is readable for its length; the JVM checks the range.
+            unsafe {
+                (self.table().SetByteArrayRegion.expect("JNI"))(
+                    self.0,
+                    array,
+                    offset as sys::jsize,
+                    data.len() as sys::jsize,
+                    data.as_ptr().cast(),
+                )
+            }
+        }
+    }
+
+    /// Whether `a` and `b` are the same object.
+    fn same(self, a: sys::jobject, b: sys::jobject) -> bool {
+        // SAFETY: live local references.
+        unsafe { (self.table().IsSameObject.expect("JNI"))(self.0, a, b) == sys::JNI_TRUE }
+    }
+
+    /// Whether a JNI call threw (an out-of-range copy, say).
+    fn failed(self) -> Result<(), Thrown> {
+        // SAFETY: callable at any time.
+        if unsafe { (self.table().ExceptionCheck.expect("JNI"))(self.0) } == sys::JNI_FALSE {
+            Ok(())
+        } else {
+            Err(Thrown::Pending)
+        }
+    }
+}
+
+/// A Java array's elements in place (`GetPrimitiveArrayCritical`), released
+/// when dropped: no other JNI call may run while one is held.
+struct Critical {
+    env: Raw,
+    array: sys::jarray,
+    ptr: *mut u8,
+    /// 0 to copy changes back (if the JVM gave a copy), `JNI_ABORT` not to.
+    mode: sys::jint,
+}
+
+impl Critical {
+    fn new(env: Raw, array: sys::jarray, writes: bool) -> Result<Self, Thrown> {
+        // SAFETY: a live local reference to a primitive array.
+        let ptr = unsafe {
+            (env.table().GetPrimitiveArrayCritical.expect("JNI"))(env.0, array, core::ptr::null_mut())
+        };
+        if ptr.is_null() {
+            return Err(Thrown::Pending); // OutOfMemoryError
+        }
+        Ok(Critical { env, array, ptr: ptr.cast(), mode: if writes { 0 } else { sys::JNI_ABORT } })
+    }
+}
+
+impl Drop for Critical {
+    fn drop(&mut self) {
+        // SAFETY: the pointer this array's Get returned, released once.
+        unsafe {
+            (self.env.table().ReleasePrimitiveArrayCritical.expect("JNI"))(
+                self.env.0,
+                self.array,
+                self.ptr.cast(),
+                self.mode,
+            )
+        }
+    }
+}
+
+/// Up to this many bytes, a message goes through a buffer on the stack
+/// (copied in and out by the JVM); above, through the Java arrays in place
+/// ([`Critical`]), which blocks the garbage collector while it runs.
+const STACK_MAX: usize = 2048;
+
+/// Room on the stack for a short message and its tag, left uninitialized
+/// (zeroing it cost a 16-byte seal more than the copies).
+type Stack = [MaybeUninit<u8>; STACK_MAX + 16];
+
+/// `len` bytes of `array` (a nonce, associated data), copied by the JVM
+/// into `stack` if they fit, else into `heap`; the caller checks for an
+/// exception (a wrong length) before reading them. The buffers are the
+/// caller's locals: a struct holding them, returned by value, cost a
+/// 300-byte copy per call.
+fn read_small<'a>(
+    raw: Raw,
+    array: sys::jbyteArray,
+    len: jint,
+    stack: &'a mut [u8],
+    heap: &'a mut Vec<u8>,
+) -> Result<&'a [u8], Thrown> {
+    let len = usize::try_from(len).map_err(|_| Thrown::Misuse("negative length".into()))?;
+    let buf = if len <= stack.len() {
+        &mut stack[..len]
+    } else {
+        heap.resize(len, 0);
+        &mut heap[..]
+    };
+    raw.read(array, 0, buf);
+    Ok(buf)
+}
+
+/// Copies `len` bytes of `array[offset..]` into the start of `stack` (the
+/// JVM checks the range and throws if it is wrong: see [`Raw::failed`],
+/// which the caller asks before [`initialized`]).
+fn read_into(raw: Raw, array: sys::jbyteArray, offset: usize, len: usize, stack: &mut Stack) {
+    debug_assert!(len <= stack.len());
+    if len > 0 {
+        // SAFETY: `stack` is writable for `len` bytes; the JVM checks the range.
+        unsafe {
+            (raw.table().GetByteArrayRegion.expect("JNI"))(
+                raw.0,
+                array,
+                offset as sys::jsize,
+                len as sys::jsize,
+                stack.as_mut_ptr().cast(),
+            )
+        }
+    }
+}
+
+/// The first `len` bytes of `stack`, once written.
+///
+/// # Safety
+/// The first `len` bytes have been written.
+unsafe fn initialized(stack: &mut Stack, len: usize) -> &mut [u8] {
+    // SAFETY: the caller's contract; u8 has no invalid values once written.
+    unsafe { core::slice::from_raw_parts_mut(stack.as_mut_ptr().cast(), len) }
+}
+
+/// `offset` and `len` as a range of an array of `array_len` bytes.
+fn range(offset: jint, len: usize, array_len: usize) -> Result<core::ops::Range<usize>, Thrown> {
+    let start = usize::try_from(offset).map_err(|_| Thrown::Misuse("negative offset".into()))?;
+    match start.checked_add(len) {
+        Some(end) if end <= array_len => Ok(start..end),
+        _ => Err(Thrown::Misuse(format!("{len} bytes at {start} do not fit in an array of {array_len}"))),
+    }
+}
+
+/// `Native.seal(handle, nonce, nonceLength, aad, aadLength, in, inOffset,
+/// length, out, outOffset)`: writes ciphertext || tag (`length` + tag bytes)
+/// at `out[outOffset..]`. `out` may be `in`, the ranges overlapping in any
+/// way. The lengths given are the arrays' (a wrong one throws).
 #[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
-    nonce: JByteArray<'l>,
-    plaintext: JByteArray<'l>,
-    aad: JByteArray<'l>,
-) -> JByteArray<'l> {
-    call(&mut env, JByteArray::default(), |env| {
+    nonce: sys::jbyteArray,
+    nonce_len: jint,
+    aad: sys::jbyteArray,
+    aad_len: jint,
+    input: sys::jbyteArray,
+    in_offset: jint,
+    length: jint,
+    output: sys::jbyteArray,
+    out_offset: jint,
+) {
+    call(&mut env, (), |env| {
         // SAFETY: the Java class's contract for handles.
         let key = unsafe { cipher(handle) }?;
-        let (nonce, aad) = (bytes(env, &nonce)?, bytes(env, &aad)?);
-        let sealed = seal(key, &nonce, &aad, &bytes(env, &plaintext)?)?;
-        Ok(env.byte_array_from_slice(&sealed)?)
+        let raw = Raw::of(env);
+        let len = usize::try_from(length).map_err(|_| Thrown::Misuse("negative length".into()))?;
+        let tag_len = key.tag_len();
+        let (mut nonce_stack, mut nonce_heap, mut aad_stack, mut aad_heap) =
+            ([0; 16], Vec::new(), [0; 64], Vec::new());
+        let nonce = read_small(raw, nonce, nonce_len, &mut nonce_stack, &mut nonce_heap)?;
+        let aad = read_small(raw, aad, aad_len, &mut aad_stack, &mut aad_heap)?;
+        key.check_lengths(nonce.len(), aad.len(), len)?;
+        if len <= STACK_MAX {
+            let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
+            read_into(raw, input, in_offset as usize, len, stack);
+            raw.failed()?;
+            // SAFETY: the JVM wrote `len` bytes (it did not throw); the tag's
+            // bytes are zeroed first.
+            let sealed = unsafe {
+                core::ptr::write_bytes(stack.as_mut_ptr().add(len), 0, tag_len);
+                initialized(stack, len + tag_len)
+            };
+            let (body, tag) = sealed.split_at_mut(len);
+            let sealing = key.encrypt_in_place_detached(nonce, aad, body, tag);
+            if sealing.is_ok() {
+                raw.write(output, out_offset as usize, sealed);
+            }
+            wipe(sealed); // the plaintext's copy, or its ciphertext
+            return Ok(sealing?);
+        }
+        raw.failed()?;
+        let input_range = range(in_offset, len, raw.length(input))?;
+        let out = range(out_offset, len + tag_len, raw.length(output))?;
+        // In place in the Java arrays: the input moved to the output's
+        // range first (the same array: one critical section, any overlap).
+        let same = raw.same(input, output);
+        let held_out = Critical::new(raw, output, true)?;
+        let dst = held_out.ptr.wrapping_add(out.start);
+        if same {
+            // SAFETY: both ranges lie inside this array (checked above).
+            unsafe { core::ptr::copy(held_out.ptr.add(input_range.start), dst, len) };
+        } else {
+            let held_in = Critical::new(raw, input, false)?;
+            // SAFETY: both ranges checked; distinct arrays.
+            unsafe { core::ptr::copy_nonoverlapping(held_in.ptr.add(input_range.start), dst, len) };
+        }
+        // SAFETY: `out` lies inside the output array, held until this returns.
+        let sealed = unsafe { core::slice::from_raw_parts_mut(dst, out.len()) };
+        let (body, tag) = sealed.split_at_mut(len);
+        key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
+        Ok(())
     })
 }
 
-/// `Native.open(handle, nonce, sealed, aad)`: the plaintext, or an
-/// `AEADBadTagException` pending.
+/// `Native.open(handle, nonce, nonceLength, aad, aadLength, in, inOffset,
+/// length, out, outOffset)`: opens ciphertext || tag (`length` bytes at
+/// `in[inOffset..]`) and writes the plaintext (`length` - tag bytes) at
+/// `out[outOffset..]`, or throws `AEADBadTagException`: then that range holds
+/// no plaintext (zeroes; or, being exactly the ciphertext's range, the
+/// ciphertext). `out` may be `in`.
 #[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
-    nonce: JByteArray<'l>,
-    sealed: JByteArray<'l>,
-    aad: JByteArray<'l>,
-) -> JByteArray<'l> {
-    call(&mut env, JByteArray::default(), |env| {
+    nonce: sys::jbyteArray,
+    nonce_len: jint,
+    aad: sys::jbyteArray,
+    aad_len: jint,
+    input: sys::jbyteArray,
+    in_offset: jint,
+    length: jint,
+    output: sys::jbyteArray,
+    out_offset: jint,
+) {
+    call(&mut env, (), |env| {
         // SAFETY: the Java class's contract for handles.
         let key = unsafe { cipher(handle) }?;
-        let (nonce, aad, sealed) = (bytes(env, &nonce)?, bytes(env, &aad)?, bytes(env, &sealed)?);
-        let plaintext = open(key, &nonce, &aad, &sealed)?;
-        Ok(env.byte_array_from_slice(&plaintext.0)?)
+        let raw = Raw::of(env);
+        let sealed_len = usize::try_from(length).map_err(|_| Thrown::Misuse("negative length".into()))?;
+        let len = sealed_len.checked_sub(key.tag_len()).ok_or(Error::CiphertextTooShort)?;
+        let (mut nonce_stack, mut nonce_heap, mut aad_stack, mut aad_heap) =
+            ([0; 16], Vec::new(), [0; 64], Vec::new());
+        let nonce = read_small(raw, nonce, nonce_len, &mut nonce_stack, &mut nonce_heap)?;
+        let aad = read_small(raw, aad, aad_len, &mut aad_stack, &mut aad_heap)?;
+        key.check_lengths(nonce.len(), aad.len(), len)?;
+        let mut tag = [0u8; 16];
+        let tag = &mut tag[..key.tag_len()];
+        if len <= STACK_MAX {
+            let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
+            read_into(raw, input, in_offset as usize, sealed_len, stack);
+            raw.failed()?;
+            // SAFETY: the JVM wrote `sealed_len` bytes (it did not throw).
+            let sealed = unsafe { initialized(stack, sealed_len) };
+            let (body, received) = sealed.split_at_mut(len);
+            tag.copy_from_slice(received);
+            let opening = key.decrypt_in_place_detached(nonce, aad, body, tag);
+            if opening.is_err() {
+                // As below: zeroes, unless the output is the ciphertext's range.
+                wipe(body);
+                if raw.same(input, output) && in_offset == out_offset {
+                    return Ok(opening?);
+                }
+            }
+            raw.write(output, out_offset as usize, body);
+            wipe(body);
+            return Ok(opening?);
+        }
+        raw.failed()?;
+        let input_range = range(in_offset, sealed_len, raw.length(input))?;
+        let out = range(out_offset, len, raw.length(output))?;
+        let same = raw.same(input, output);
+        let held_out = Critical::new(raw, output, true)?;
+        let dst = held_out.ptr.wrapping_add(out.start);
+        if same {
+            // SAFETY: both ranges lie inside this array (checked above); the
+            // tag is copied out before the body moves over it.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    held_out.ptr.add(input_range.start + len),
+                    tag.as_mut_ptr(),
+                    tag.len(),
+                );
+                core::ptr::copy(held_out.ptr.add(input_range.start), dst, len);
+            }
+        } else {
+            let held_in = Critical::new(raw, input, false)?;
+            // SAFETY: both ranges checked; distinct arrays.
+            unsafe {
+                let src = held_in.ptr.add(input_range.start);
+                core::ptr::copy_nonoverlapping(src.add(len), tag.as_mut_ptr(), tag.len());
+                core::ptr::copy_nonoverlapping(src, dst, len);
+            }
+        }
+        // SAFETY: `out` lies inside the output array, held until this returns.
+        let body = unsafe { core::slice::from_raw_parts_mut(dst, len) };
+        let in_place = same && input_range.start == out.start;
+        // In place, the core has put the ciphertext back; elsewhere the
+        // output is zeroed.
+        key.decrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| {
+            if !in_place {
+                wipe(body)
+            }
+        })?;
+        Ok(())
+    })
+}
+
+/// One message of a batch in the arena Java packs: its nonce, associated
+/// data, body and tag, in this order, each item right after the one before.
+struct Span {
+    nonce: usize,
+    aad: usize,
+    body: usize,
+}
+
+/// The spans `layout` gives (three lengths per item), checked to fit in an
+/// arena of `arena_len` bytes with `tag_len`-byte tags, and each message's
+/// lengths checked as a call's.
+fn spans(
+    raw: Raw,
+    key: &Cipher,
+    layout: sys::jintArray,
+    count: jint,
+    arena_len: usize,
+) -> Result<Vec<Span>, Thrown> {
+    let count = usize::try_from(count).map_err(|_| Thrown::Misuse("negative count".into()))?;
+    let mut lengths = vec![0 as jint; 3 * count];
+    if !lengths.is_empty() {
+        // SAFETY: `lengths` is writable for its length; the JVM checks the range.
+        unsafe {
+            (raw.table().GetIntArrayRegion.expect("JNI"))(
+                raw.0,
+                layout,
+                0,
+                lengths.len() as sys::jsize,
+                lengths.as_mut_ptr(),
+            )
+        };
+        raw.failed()?;
+    }
+    let mut total = 0usize;
+    let spans = lengths
+        .chunks_exact(3)
+        .map(|l| {
+            let len = |i: usize| usize::try_from(l[i]).map_err(|_| Thrown::Misuse("negative length".into()));
+            let span = Span { nonce: len(0)?, aad: len(1)?, body: len(2)? };
+            key.check_lengths(span.nonce, span.aad, span.body)?;
+            total = total.saturating_add(span.nonce + span.aad + span.body + key.tag_len());
+            Ok(span)
+        })
+        .collect::<Result<Vec<_>, Thrown>>()?;
+    if total > arena_len {
+        return Err(Thrown::Misuse("the batch layout exceeds its arena".into()));
+    }
+    Ok(spans)
+}
+
+/// The arena's items as slices: (nonce, aad, body, tag) each.
+fn split<'a>(mut rest: &'a mut [u8], spans: &[Span], tag_len: usize) -> Vec<[&'a mut [u8]; 4]> {
+    spans
+        .iter()
+        .map(|s| {
+            let mut take = |n: usize| {
+                let (head, tail) = core::mem::take(&mut rest).split_at_mut(n);
+                rest = tail;
+                head
+            };
+            [take(s.nonce), take(s.aad), take(s.body), take(tag_len)]
+        })
+        .collect()
+}
+
+/// The 12-byte nonce of an AES-GCM-SIV batch item (its lengths are checked).
+fn nonce12(n: &[u8]) -> &[u8; 12] {
+    n.try_into().expect("internal error: checked nonce length")
+}
+
+/// `Native.sealMany(handle, arena, layout, count)`: seals every item of the
+/// arena in place, writing each tag after its body (AES-GCM-SIV: the core's
+/// interleaved batch path). Misuse anywhere is refused before any work.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_sealMany<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    arena: sys::jbyteArray,
+    layout: sys::jintArray,
+    count: jint,
+) {
+    call(&mut env, (), |env| {
+        // SAFETY: the Java class's contract for handles.
+        let key = unsafe { cipher(handle) }?;
+        let raw = Raw::of(env);
+        let arena_len = raw.length(arena);
+        let spans = spans(raw, key, layout, count, arena_len)?;
+        let tag_len = key.tag_len();
+        let held = Critical::new(raw, arena, true)?;
+        // SAFETY: the whole array, held until this returns.
+        let bytes = unsafe { core::slice::from_raw_parts_mut(held.ptr, arena_len) };
+        let mut parts = split(bytes, &spans, tag_len);
+        if key.algorithm().is_nonce_misuse_resistant() {
+            let mut tags = Vec::with_capacity(parts.len());
+            let mut items: Vec<BatchItem<'_>> = parts
+                .iter_mut()
+                .map(|[n, a, b, t]| {
+                    tags.push(&mut **t);
+                    BatchItem::new(nonce12(n), a, b)
+                })
+                .collect();
+            key.encrypt_batch(&mut items)?;
+            for (item, tag) in items.iter().zip(tags) {
+                tag.copy_from_slice(&item.tag[..tag_len]);
+            }
+        } else {
+            for [n, a, b, t] in parts.iter_mut() {
+                key.encrypt_in_place_detached(n, a, b, t)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `Native.openMany(handle, arena, layout, count, ok)`: opens every item of
+/// the arena in place (each body followed by its received tag); `ok[i]` is 1
+/// where item `i` was authentic, else 0 (its body holds the ciphertext again).
+/// Misuse anywhere is refused before any work.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_openMany<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    arena: sys::jbyteArray,
+    layout: sys::jintArray,
+    count: jint,
+    ok: sys::jbyteArray,
+) {
+    call(&mut env, (), |env| {
+        // SAFETY: the Java class's contract for handles.
+        let key = unsafe { cipher(handle) }?;
+        let raw = Raw::of(env);
+        let arena_len = raw.length(arena);
+        let spans = spans(raw, key, layout, count, arena_len)?;
+        if raw.length(ok) < spans.len() {
+            return Err(Thrown::Misuse("the result array is too short".into()));
+        }
+        let tag_len = key.tag_len();
+        let mut results = vec![Err(Error::Authentication); spans.len()];
+        {
+            let held = Critical::new(raw, arena, true)?;
+            // SAFETY: the whole array, held until the end of this block.
+            let bytes = unsafe { core::slice::from_raw_parts_mut(held.ptr, arena_len) };
+            let mut parts = split(bytes, &spans, tag_len);
+            if key.algorithm().is_nonce_misuse_resistant() {
+                let mut items: Vec<BatchItem<'_>> = parts
+                    .iter_mut()
+                    .map(|[n, a, b, t]| {
+                        let mut tag = [0u8; 16];
+                        tag[..tag_len].copy_from_slice(t);
+                        BatchItem::with_tag(nonce12(n), a, b, tag)
+                    })
+                    .collect();
+                key.decrypt_batch(&mut items, &mut results)?;
+            } else {
+                for ([n, a, b, t], r) in parts.iter_mut().zip(results.iter_mut()) {
+                    *r = key.decrypt_in_place_detached(n, a, b, t);
+                }
+            }
+        }
+        let mut flags = Vec::with_capacity(results.len());
+        for r in results {
+            flags.push(match r {
+                Ok(()) => 1u8,
+                Err(Error::Authentication) => 0,
+                Err(other) => return Err(other.into()),
+            });
+        }
+        raw.write(ok, 0, &flags);
+        raw.failed()
+    })
+}
+
+/// `Native.checkMany(handle, layout, count)`: checks the items' lengths as a
+/// call would (IllegalArgumentException), so that a batch packed into
+/// several arenas refuses misuse before its first arena runs.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_checkMany<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    layout: sys::jintArray,
+    count: jint,
+) {
+    call(&mut env, (), |env| {
+        // SAFETY: the Java class's contract for handles.
+        let key = unsafe { cipher(handle) }?;
+        spans(Raw::of(env), key, layout, count, usize::MAX).map(drop)
     })
 }

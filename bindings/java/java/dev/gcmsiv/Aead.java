@@ -2,6 +2,7 @@ package dev.gcmsiv;
 
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import javax.crypto.AEADBadTagException;
@@ -44,12 +45,14 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
 
     private final Handle handle;
     private final Cleaner.Cleanable cleanable;
+    private final int tagLength;
 
     Aead(int algorithm, byte[] key, int tagLength, Backend backend) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(backend, "backend");
         this.handle = new Handle(Native.newKey(algorithm, key, tagLength, backend.ordinal()));
         this.cleanable = CLEANER.register(this, handle);
+        this.tagLength = Native.tagLength(handle.value);
     }
 
     private long live() {
@@ -88,15 +91,33 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
      * IllegalArgumentException before any work.
      */
     public byte[] encrypt(byte[] nonce, byte[] plaintext, byte[] aad) {
-        Objects.requireNonNull(nonce, "nonce");
         Objects.requireNonNull(plaintext, "plaintext");
+        byte[] out = new byte[Math.addExact(plaintext.length, tagLength)];
+        encrypt(nonce, plaintext, 0, plaintext.length, aad, out, 0);
+        return out;
+    }
+
+    /**
+     * Encrypts {@code in[inOffset, inOffset + length)} and writes ciphertext || tag ({@code length
+     * + tagLength()} bytes) at {@code out[outOffset..]}, returning that count. {@code out} may be
+     * {@code in}, the ranges overlapping in any way (in place: {@code outOffset == inOffset}, with
+     * room for the tag).
+     *
+     * @throws IndexOutOfBoundsException if a range does not fit its array
+     */
+    public int encrypt(byte[] nonce, byte[] in, int inOffset, int length, byte[] aad, byte[] out, int outOffset) {
+        Objects.requireNonNull(nonce, "nonce");
+        Objects.checkFromIndexSize(inOffset, length, in.length);
+        int written = Math.addExact(length, tagLength);
+        Objects.checkFromIndexSize(outOffset, written, out.length);
         handle.lock.readLock().lock();
         try {
-            return Native.seal(live(), nonce, plaintext, aad == null ? EMPTY : aad);
+            Native.seal(live(), nonce, nonce.length, aad, aad == null ? 0 : aad.length, in, inOffset, length, out, outOffset);
         } finally {
             handle.lock.readLock().unlock();
             Reference.reachabilityFence(this);
         }
+        return written;
     }
 
     /**
@@ -106,14 +127,158 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
      *     plaintext is released
      */
     public byte[] decrypt(byte[] nonce, byte[] sealed, byte[] aad) throws AEADBadTagException {
-        Objects.requireNonNull(nonce, "nonce");
         Objects.requireNonNull(sealed, "sealed");
+        byte[] out = new byte[Math.max(0, sealed.length - tagLength)];
+        decrypt(nonce, sealed, 0, sealed.length, aad, out, 0);
+        return out;
+    }
+
+    /**
+     * Opens ciphertext || tag ({@code length} bytes at {@code in[inOffset..]}) and writes the
+     * plaintext ({@code length - tagLength()} bytes) at {@code out[outOffset..]}, returning that
+     * count. {@code out} may be {@code in}, the ranges overlapping in any way.
+     *
+     * @throws AEADBadTagException if it is not authentic; the output range then holds no
+     *     plaintext: zeroes, or the ciphertext again where it is the ciphertext's own range
+     * @throws IndexOutOfBoundsException if a range does not fit its array
+     */
+    public int decrypt(byte[] nonce, byte[] in, int inOffset, int length, byte[] aad, byte[] out, int outOffset)
+            throws AEADBadTagException {
+        Objects.requireNonNull(nonce, "nonce");
+        Objects.checkFromIndexSize(inOffset, length, in.length);
+        int written = Math.max(0, length - tagLength); // a shorter input is refused natively
+        Objects.checkFromIndexSize(outOffset, written, out.length);
         handle.lock.readLock().lock();
         try {
-            return Native.open(live(), nonce, sealed, aad == null ? EMPTY : aad);
+            Native.open(live(), nonce, nonce.length, aad, aad == null ? 0 : aad.length, in, inOffset, length, out, outOffset);
         } finally {
             handle.lock.readLock().unlock();
             Reference.reachabilityFence(this);
+        }
+        return written;
+    }
+
+    /** Bytes of items packed into one native call of a batch (a larger item goes alone). */
+    private static final int ARENA_MAX = 64 * 1024;
+
+    /**
+     * Encrypts many messages in one call, each with its own nonce and associated data ({@code
+     * aads} may be null, as may its entries: empty), returning ciphertext || tag for each. For
+     * AES-GCM-SIV this is the core's batch path, which runs the per-message set-up of several
+     * messages side by side: short messages cost about half as much as one call each. Misuse in
+     * any item throws before any item is sealed.
+     */
+    public byte[][] encryptMany(byte[][] nonces, byte[][] plaintexts, byte[][] aads) {
+        return many(nonces, plaintexts, aads, true, null);
+    }
+
+    /**
+     * Decrypts many messages in one call: each entry is the plaintext of ciphertext || tag, or null
+     * where that message was not authentic (the others are not affected). Misuse in any item (a
+     * wrong nonce length, an input shorter than a tag) throws before any work.
+     */
+    public byte[][] decryptMany(byte[][] nonces, byte[][] sealed, byte[][] aads) {
+        boolean[] ok = new boolean[sealed.length];
+        byte[][] out = many(nonces, sealed, aads, false, ok);
+        for (int i = 0; i < out.length; i++) {
+            if (!ok[i]) {
+                out[i] = null;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Packs the items into arenas of up to {@link #ARENA_MAX} bytes (nonce, aad, body, tag each),
+     * runs each arena in one native call, and copies the results out. Every item is checked
+     * before the first call, so misuse throws with nothing done.
+     */
+    private byte[][] many(byte[][] nonces, byte[][] texts, byte[][] aads, boolean seal, boolean[] ok) {
+        int n = texts.length;
+        if (nonces.length != n || (aads != null && aads.length != n)) {
+            throw new IllegalArgumentException("gcmsiv: nonces, texts and aads differ in count");
+        }
+        long[] sizes = new long[n];
+        for (int i = 0; i < n; i++) {
+            int nonce = Objects.requireNonNull(nonces[i], "nonce").length;
+            int text = Objects.requireNonNull(texts[i], "text").length;
+            int aad = aads == null || aads[i] == null ? 0 : aads[i].length;
+            if (!seal && text < tagLength) {
+                throw new IllegalArgumentException("gcmsiv: ciphertext shorter than a tag (item " + i + ")");
+            }
+            sizes[i] = (long) nonce + aad + text + (seal ? tagLength : 0);
+            if (sizes[i] > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("gcmsiv: item " + i + " is too long");
+            }
+        }
+        byte[][] out = new byte[n][];
+        handle.lock.readLock().lock();
+        try {
+            long h = live();
+            // Every item's lengths checked (natively, as a call checks them) before any work.
+            // Several arenas: all items first; each arena's call also checks its own.
+            int[] layout = new int[3 * n];
+            for (int i = 0; i < n; i++) {
+                layout[3 * i] = nonces[i].length;
+                layout[3 * i + 1] = aads == null || aads[i] == null ? 0 : aads[i].length;
+                layout[3 * i + 2] = texts[i].length - (seal ? 0 : tagLength);
+            }
+            long total = 0;
+            for (long size : sizes) {
+                total += size;
+            }
+            if (total > ARENA_MAX && n > 1) { // several arenas (one checks its own items)
+                Native.checkMany(h, layout, n);
+            }
+            for (int start = 0; start < n; ) {
+                int end = start;
+                long bytes = 0;
+                while (end < n && (end == start || bytes + sizes[end] <= ARENA_MAX)) {
+                    bytes += sizes[end++];
+                }
+                run(h, layout, texts, nonces, aads, seal, ok, out, start, end, (int) bytes);
+                start = end;
+            }
+        } finally {
+            handle.lock.readLock().unlock();
+            Reference.reachabilityFence(this);
+        }
+        return out;
+    }
+
+    /** Items [start, end) packed into one arena of {@code bytes} bytes, and one native call. */
+    private void run(
+            long h, int[] lengths, byte[][] texts, byte[][] nonces, byte[][] aads, boolean seal, boolean[] ok,
+            byte[][] out, int start, int end, int bytes) {
+        int count = end - start;
+        byte[] arena = new byte[bytes];
+        int[] layout = Arrays.copyOfRange(lengths, 3 * start, 3 * end);
+        int[] body = new int[count];
+        int at = 0;
+        for (int i = start; i < end; i++) {
+            byte[] aad = aads == null || aads[i] == null ? EMPTY : aads[i];
+            System.arraycopy(nonces[i], 0, arena, at, nonces[i].length);
+            at += nonces[i].length;
+            System.arraycopy(aad, 0, arena, at, aad.length);
+            at += aad.length;
+            body[i - start] = at;
+            System.arraycopy(texts[i], 0, arena, at, texts[i].length);
+            at += lengths[3 * i + 2] + tagLength;
+        }
+        if (seal) {
+            Native.sealMany(h, arena, layout, count);
+            for (int i = start; i < end; i++) {
+                int b = body[i - start];
+                out[i] = Arrays.copyOfRange(arena, b, b + texts[i].length + tagLength);
+            }
+        } else {
+            byte[] flags = new byte[count];
+            Native.openMany(h, arena, layout, count, flags);
+            for (int i = start; i < end; i++) {
+                int b = body[i - start];
+                ok[i] = flags[i - start] == 1;
+                out[i] = ok[i] ? Arrays.copyOfRange(arena, b, b + texts[i].length - tagLength) : null;
+            }
         }
     }
 

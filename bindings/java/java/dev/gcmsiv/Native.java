@@ -24,7 +24,23 @@ final class Native {
 
     static native int tagLength(long handle);
 
-    static native byte[] seal(long handle, byte[] nonce, byte[] plaintext, byte[] aad);
+    /** Writes ciphertext || tag of in[inOffset, +length) at out[outOffset..]; aad may be null. */
+    static native void seal(
+            long handle, byte[] nonce, int nonceLength, byte[] aad, int aadLength,
+            byte[] in, int inOffset, int length, byte[] out, int outOffset);
 
-    static native byte[] open(long handle, byte[] nonce, byte[] sealed, byte[] aad);
+    /** Writes the plaintext of ciphertext || tag (length bytes) at out[outOffset..]. */
+    static native void open(
+            long handle, byte[] nonce, int nonceLength, byte[] aad, int aadLength,
+            byte[] in, int inOffset, int length, byte[] out, int outOffset)
+            throws javax.crypto.AEADBadTagException;
+
+    /** Checks the lengths of count items (nonce, aad and body lengths per item) as calls would. */
+    static native void checkMany(long handle, int[] layout, int count);
+
+    /** Seals the items packed in arena (layout: nonce, aad and body lengths per item) in place. */
+    static native void sealMany(long handle, byte[] arena, int[] layout, int count);
+
+    /** Opens the items packed in arena in place; ok[i] = 1 where item i was authentic. */
+    static native void openMany(long handle, byte[] arena, int[] layout, int count, byte[] ok);
 }

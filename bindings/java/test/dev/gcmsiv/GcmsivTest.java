@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -90,6 +92,12 @@ public final class GcmsivTest {
                     if (valid) {
                         check(Arrays.equals(aead.encrypt(nonce, pt, aad), sealed), "encrypt " + line);
                         check(Arrays.equals(aead.decrypt(nonce, sealed, aad), pt), "decrypt " + line);
+                        byte[][] many = aead.encryptMany(new byte[][] {nonce, nonce}, new byte[][] {pt, pt}, new byte[][] {aad, null});
+                        check(Arrays.equals(many[0], sealed), "encryptMany " + line);
+                        byte[] tampered = sealed.clone();
+                        tampered[0] ^= 1;
+                        byte[][] opened = aead.decryptMany(new byte[][] {nonce, nonce}, new byte[][] {tampered, sealed}, new byte[][] {aad, aad});
+                        check(opened[0] == null && Arrays.equals(opened[1], pt), "decryptMany " + line);
                         sealed[sealed.length / 2] ^= 0x08;
                     }
                     throwsA(AEADBadTagException.class, "forgery " + line, () -> aead.decrypt(nonce, sealed, aad));
@@ -118,6 +126,109 @@ public final class GcmsivTest {
                         check(Arrays.equals(ours.encrypt(nonce, pt, aad), want), backend + " " + keyLength + " " + n);
                         check(Arrays.equals(ours.decrypt(nonce, want, aad), pt), "decrypt the JDK's");
                     }
+                }
+            }
+        }
+    }
+
+    /** The offset calls: into other arrays, in place, overlapping, and what a failure leaves. */
+    static void offsets() throws Exception {
+        Random rng = new Random(1);
+        int[] lengths = {0, 1, 16, 100, 2031, 2032, 2033, 2047, 2048, 2049, 5000, 70000};
+        for (Backend backend : backends()) {
+            for (int keyLength : new int[] {16, 32}) {
+                byte[] key = new byte[keyLength];
+                rng.nextBytes(key);
+                try (AesGcmSiv siv = new AesGcmSiv(key, backend); AesGcm gcm = new AesGcm(key, 13, backend)) {
+                    for (Aead aead : new Aead[] {siv, gcm}) {
+                        int t = aead.tagLength();
+                        for (int n : lengths) {
+                            byte[] nonce = new byte[12], pt = new byte[n], aad = new byte[n % 7];
+                            rng.nextBytes(nonce);
+                            rng.nextBytes(pt);
+                            rng.nextBytes(aad);
+                            byte[] sealed = aead.encrypt(nonce, pt, aad);
+                            String at = backend + " " + keyLength + " " + t + " " + n;
+                            // Into another array, at offsets.
+                            byte[] out = new byte[n + t + 9];
+                            check(aead.encrypt(nonce, pt, 0, n, aad, out, 4) == n + t, "count " + at);
+                            check(Arrays.equals(Arrays.copyOfRange(out, 4, 4 + n + t), sealed), "offset " + at);
+                            check(out[3] == 0 && out[4 + n + t] == 0, "bytes around " + at);
+                            // In place and shifted either way, in one array.
+                            for (int shift : new int[] {0, 3, -3}) {
+                                byte[] buf = new byte[n + t + 8];
+                                System.arraycopy(pt, 0, buf, 4, n);
+                                aead.encrypt(nonce, buf, 4, n, aad, buf, 4 + shift);
+                                check(Arrays.equals(Arrays.copyOfRange(buf, 4 + shift, 4 + shift + n + t), sealed), "shift " + shift + " " + at);
+                                byte[] back = new byte[n + t + 8];
+                                System.arraycopy(sealed, 0, back, 4, n + t);
+                                check(aead.decrypt(nonce, back, 4, n + t, aad, back, 4 + shift) == n, "open count " + at);
+                                check(Arrays.equals(Arrays.copyOfRange(back, 4 + shift, 4 + shift + n), pt), "open shift " + shift + " " + at);
+                            }
+                            // A failure: a separate output is zeroed, in place the ciphertext stays.
+                            byte[] bad = sealed.clone();
+                            bad[bad.length - 1] ^= 1;
+                            byte[] dst = new byte[n + 2];
+                            Arrays.fill(dst, (byte) 0x55);
+                            throwsA(AEADBadTagException.class, "forgery " + at, () -> aead.decrypt(nonce, bad, 0, bad.length, aad, dst, 1));
+                            boolean zeroed = dst[0] == 0x55 && dst[n + 1] == 0x55;
+                            for (int i = 1; i <= n; i++) {
+                                zeroed &= dst[i] == 0;
+                            }
+                            check(zeroed, "failed output zeroed " + at);
+                            byte[] inPlace = bad.clone();
+                            throwsA(AEADBadTagException.class, "forgery in place " + at, () -> aead.decrypt(nonce, inPlace, 0, inPlace.length, aad, inPlace, 0));
+                            check(Arrays.equals(inPlace, bad), "failed in place keeps the ciphertext " + at);
+                        }
+                        byte[] nonce = new byte[12];
+                        throwsA(IndexOutOfBoundsException.class, "input range", () -> aead.encrypt(nonce, new byte[4], 1, 4, null, new byte[40], 0));
+                        throwsA(IndexOutOfBoundsException.class, "output range", () -> aead.encrypt(nonce, new byte[4], 0, 4, null, new byte[4 + t - 1], 0));
+                        throwsA(IndexOutOfBoundsException.class, "negative offset", () -> aead.encrypt(nonce, new byte[4], -1, 4, null, new byte[40], 0));
+                        throwsA(IndexOutOfBoundsException.class, "open output range", () -> aead.decrypt(nonce, new byte[40], 0, 40, null, new byte[40 - t - 1], 0));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Batches against one call each: sizes across several arenas, failures, misuse. */
+    static void batches() throws Exception {
+        Random rng = new Random(2);
+        for (Backend backend : backends()) {
+            byte[] key = new byte[32];
+            rng.nextBytes(key);
+            try (AesGcmSiv siv = new AesGcmSiv(key, backend); AesGcm gcm = new AesGcm(key, 16, backend)) {
+                for (Aead aead : new Aead[] {siv, gcm}) {
+                    int n = 300;
+                    byte[][] nonces = new byte[n][], pts = new byte[n][], aads = new byte[n][];
+                    for (int i = 0; i < n; i++) {
+                        nonces[i] = new byte[aead == gcm && i % 5 == 0 ? 1 + i % 20 : 12];
+                        rng.nextBytes(nonces[i]);
+                        pts[i] = new byte[i % 50 == 7 ? 70000 + i : rng.nextInt(300)];
+                        rng.nextBytes(pts[i]);
+                        aads[i] = i % 3 == 0 ? null : new byte[i % 40];
+                    }
+                    byte[][] sealed = aead.encryptMany(nonces, pts, aads);
+                    Set<Integer> bad = new HashSet<>(List.of(0, 7, 64, 65, 299));
+                    for (int i = 0; i < n; i++) {
+                        check(Arrays.equals(sealed[i], aead.encrypt(nonces[i], pts[i], aads[i])), "batch item " + i);
+                        if (bad.contains(i)) {
+                            sealed[i][i % sealed[i].length] ^= 4;
+                        }
+                    }
+                    byte[][] opened = aead.decryptMany(nonces, sealed, aads);
+                    for (int i = 0; i < n; i++) {
+                        check(bad.contains(i) ? opened[i] == null : Arrays.equals(opened[i], pts[i]), "opened item " + i);
+                    }
+                    check(aead.encryptMany(new byte[0][], new byte[0][], null).length == 0, "empty batch");
+                    byte[][] wrong = nonces.clone();
+                    wrong[n - 1] = new byte[aead == siv ? 11 : 0];
+                    throwsA(IllegalArgumentException.class, "a bad nonce in a batch", () -> aead.encryptMany(wrong, pts, aads));
+                    byte[][] cut = sealed.clone();
+                    cut[n - 1] = new byte[aead.tagLength() - 1];
+                    throwsA(IllegalArgumentException.class, "a short ciphertext in a batch", () -> aead.decryptMany(nonces, cut, aads));
+                    throwsA(IllegalArgumentException.class, "counts", () -> aead.encryptMany(nonces, pts, new byte[1][]));
+                    throwsA(NullPointerException.class, "a null item", () -> aead.encryptMany(new byte[][] {null}, new byte[1][], null));
                 }
             }
         }
@@ -185,6 +296,8 @@ public final class GcmsivTest {
     public static void main(String[] args) throws Exception {
         vectors(Path.of(args[0]));
         againstJdk();
+        offsets();
+        batches();
         misuse();
         concurrent();
         System.out.println("Java binding: " + checks + " checks on " + backends().size() + " backends: ok");
