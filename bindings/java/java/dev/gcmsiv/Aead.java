@@ -106,13 +106,19 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
      * @throws IndexOutOfBoundsException if a range does not fit its array
      */
     public int encrypt(byte[] nonce, byte[] in, int inOffset, int length, byte[] aad, byte[] out, int outOffset) {
+        return encrypt(nonce, aad, aad == null ? 0 : aad.length, in, inOffset, length, out, outOffset);
+    }
+
+    /** {@link #encrypt(byte[], byte[], int, int, byte[], byte[], int)} with aad[0, aadLength). */
+    int encrypt(byte[] nonce, byte[] aad, int aadLength, byte[] in, int inOffset, int length, byte[] out, int outOffset) {
         Objects.requireNonNull(nonce, "nonce");
+        Objects.checkFromIndexSize(0, aadLength, aad == null ? 0 : aad.length);
         Objects.checkFromIndexSize(inOffset, length, in.length);
         int written = Math.addExact(length, tagLength);
         Objects.checkFromIndexSize(outOffset, written, out.length);
         handle.lock.readLock().lock();
         try {
-            Native.seal(live(), nonce, nonce.length, aad, aad == null ? 0 : aad.length, in, inOffset, length, out, outOffset);
+            Native.seal(live(), nonce, nonce.length, aad, aadLength, in, inOffset, length, out, outOffset);
         } finally {
             handle.lock.readLock().unlock();
             Reference.reachabilityFence(this);
@@ -144,13 +150,20 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
      */
     public int decrypt(byte[] nonce, byte[] in, int inOffset, int length, byte[] aad, byte[] out, int outOffset)
             throws AEADBadTagException {
+        return decrypt(nonce, aad, aad == null ? 0 : aad.length, in, inOffset, length, out, outOffset);
+    }
+
+    /** {@link #decrypt(byte[], byte[], int, int, byte[], byte[], int)} with aad[0, aadLength). */
+    int decrypt(byte[] nonce, byte[] aad, int aadLength, byte[] in, int inOffset, int length, byte[] out, int outOffset)
+            throws AEADBadTagException {
         Objects.requireNonNull(nonce, "nonce");
+        Objects.checkFromIndexSize(0, aadLength, aad == null ? 0 : aad.length);
         Objects.checkFromIndexSize(inOffset, length, in.length);
         int written = Math.max(0, length - tagLength); // a shorter input is refused natively
         Objects.checkFromIndexSize(outOffset, written, out.length);
         handle.lock.readLock().lock();
         try {
-            Native.open(live(), nonce, nonce.length, aad, aad == null ? 0 : aad.length, in, inOffset, length, out, outOffset);
+            Native.open(live(), nonce, nonce.length, aad, aadLength, in, inOffset, length, out, outOffset);
         } finally {
             handle.lock.readLock().unlock();
             Reference.reachabilityFence(this);

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -234,6 +235,149 @@ public final class GcmsivTest {
         }
     }
 
+    private static final GcmsivProvider PROVIDER = new GcmsivProvider();
+
+    /** Runs the message through a JCA cipher in pieces: AAD in two, the text in three. */
+    private static byte[] jca(Cipher c, byte[] aad, byte[] text) throws Exception {
+        int a = aad.length / 2, t = text.length / 3;
+        c.updateAAD(aad, 0, a);
+        c.updateAAD(aad, a, aad.length - a);
+        byte[] first = c.update(text, 0, t);
+        check(first == null || first.length == 0, "update gives no output");
+        c.update(text, t, t);
+        return c.doFinal(text, 2 * t, text.length - 2 * t);
+    }
+
+    /** The JCA provider: every AES-GCM-SIV and AES-GCM vector it takes, SunJCE's AES/GCM, the rules. */
+    static void provider(Path file) throws Exception {
+        int seen = 0;
+        for (String line : Files.readAllLines(file)) {
+            String[] f = line.split(" ");
+            int tagLength = Integer.parseInt(f[1]);
+            boolean siv = Integer.parseInt(f[0]) <= 2, valid = f[2].equals("1");
+            byte[] key = hex(f[3]), nonce = hex(f[4]), aad = hex(f[5]), pt = hex(f[6]);
+            byte[] sealed = concat(hex(f[7]), hex(f[8]));
+            if (tagLength < 12 || nonce.length == 0 || (siv && nonce.length != 12)) {
+                continue;
+            }
+            Cipher c = Cipher.getInstance(siv ? "AES/GCM-SIV/NoPadding" : "AES/GCM/NoPadding", PROVIDER);
+            SecretKeySpec k = new SecretKeySpec(key, "AES");
+            GCMParameterSpec spec = new GCMParameterSpec(8 * tagLength, nonce);
+            if (key.length == 24) {
+                throwsA(java.security.InvalidKeyException.class, "AES-192 " + line, () -> c.init(Cipher.ENCRYPT_MODE, k, spec));
+                continue;
+            }
+            seen++;
+            if (valid) {
+                c.init(Cipher.ENCRYPT_MODE, k, spec);
+                check(Arrays.equals(jca(c, aad, pt), sealed), "JCA encrypt " + line);
+                c.init(Cipher.DECRYPT_MODE, k, spec);
+                check(Arrays.equals(jca(c, aad, sealed), pt), "JCA decrypt " + line);
+                sealed[0] ^= 1;
+            }
+            c.init(Cipher.DECRYPT_MODE, k, spec);
+            throwsA(AEADBadTagException.class, "JCA forgery " + line, () -> jca(c, aad, sealed));
+        }
+        check(seen > 300, "vectors through the provider: " + seen);
+
+        // AES/GCM against SunJCE, whole and in pieces, into arrays at offsets and into ByteBuffers.
+        Random rng = new Random(3);
+        for (int n : new int[] {0, 1, 16, 17, 100, 2048, 2049, 70000}) {
+            for (int keyLength : new int[] {16, 32}) {
+                byte[] key = new byte[keyLength], iv = new byte[n % 3 == 0 ? 12 : 1 + n % 40], pt = new byte[n], aad = new byte[n % 29];
+                rng.nextBytes(key);
+                rng.nextBytes(iv);
+                rng.nextBytes(pt);
+                rng.nextBytes(aad);
+                SecretKeySpec k = new SecretKeySpec(key, "AES");
+                GCMParameterSpec spec = new GCMParameterSpec(n % 2 == 0 ? 128 : 104, iv);
+                Cipher jdk = Cipher.getInstance("AES/GCM/NoPadding", "SunJCE");
+                jdk.init(Cipher.ENCRYPT_MODE, k, spec);
+                jdk.updateAAD(aad);
+                byte[] want = jdk.doFinal(pt);
+                Cipher ours = Cipher.getInstance("AES/GCM/NoPadding", PROVIDER);
+                ours.init(Cipher.ENCRYPT_MODE, k, spec);
+                check(ours.getOutputSize(n) == want.length, "output size " + n);
+                check(Arrays.equals(jca(ours, aad, pt), want), "GCM against SunJCE " + n);
+                throwsA(IllegalStateException.class, "GCM encryption needs a new IV", () -> ours.doFinal(pt));
+                throwsA(java.security.InvalidAlgorithmParameterException.class, "GCM IV reuse", () -> ours.init(Cipher.ENCRYPT_MODE, k, spec));
+                ours.init(Cipher.DECRYPT_MODE, k, spec);
+                byte[] out = new byte[n + 7];
+                ours.updateAAD(aad);
+                check(ours.doFinal(want, 0, want.length, out, 5) == n, "doFinal count");
+                check(Arrays.equals(Arrays.copyOfRange(out, 5, 5 + n), pt), "doFinal at an offset " + n);
+                for (boolean direct : new boolean[] {false, true}) {
+                    java.nio.ByteBuffer in = direct ? java.nio.ByteBuffer.allocateDirect(want.length) : java.nio.ByteBuffer.allocate(want.length);
+                    in.put(want).flip();
+                    java.nio.ByteBuffer dst = direct ? java.nio.ByteBuffer.allocateDirect(n) : java.nio.ByteBuffer.allocate(n);
+                    ours.updateAAD(java.nio.ByteBuffer.wrap(aad));
+                    check(ours.doFinal(in, dst) == n, "ByteBuffer count");
+                    byte[] got = new byte[n];
+                    dst.flip().get(got);
+                    check(Arrays.equals(got, pt), "ByteBuffer decrypt " + direct + " " + n);
+                }
+                // AES-GCM-SIV: the same message and nonce, the same output, any number of times.
+                Cipher sivC = Cipher.getInstance("AES-GCM-SIV", PROVIDER);
+                GCMParameterSpec sivSpec = new GCMParameterSpec(128, Arrays.copyOf(iv, 12));
+                sivC.init(Cipher.ENCRYPT_MODE, k, sivSpec);
+                sivC.updateAAD(aad);
+                byte[] once = sivC.doFinal(pt);
+                sivC.updateAAD(aad);
+                check(Arrays.equals(sivC.doFinal(pt), once), "GCM-SIV again under one nonce");
+                try (AesGcmSiv direct = new AesGcmSiv(key)) {
+                    check(Arrays.equals(direct.encrypt(Arrays.copyOf(iv, 12), pt, aad), once), "provider = Aead");
+                }
+                // A short output buffer: the message stays, and a retry works.
+                sivC.init(Cipher.DECRYPT_MODE, k, sivSpec);
+                sivC.updateAAD(aad);
+                sivC.update(once, 0, once.length / 2);
+                if (n > 0) {
+                    throwsA(javax.crypto.ShortBufferException.class, "short output", () -> sivC.doFinal(once, once.length / 2, once.length - once.length / 2, new byte[n - 1], 0));
+                }
+                byte[] whole = new byte[n];
+                check(sivC.doFinal(once, once.length / 2, once.length - once.length / 2, whole, 0) == n && Arrays.equals(whole, pt), "retry after a short buffer");
+            }
+        }
+
+        // The rules.
+        Cipher c = Cipher.getInstance("AES/GCM-SIV/NoPadding", PROVIDER);
+        SecretKeySpec k = new SecretKeySpec(new byte[32], "AES");
+        throwsA(java.security.InvalidKeyException.class, "24-byte key", () -> c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[24], "AES")));
+        throwsA(java.security.InvalidKeyException.class, "not an AES key", () -> c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[16], "HmacSHA256")));
+        throwsA(java.security.InvalidAlgorithmParameterException.class, "96-bit tag", () -> c.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(96, new byte[12])));
+        throwsA(java.security.InvalidAlgorithmParameterException.class, "8-byte nonce", () -> c.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, new byte[8])));
+        throwsA(java.security.InvalidKeyException.class, "decryption without a nonce", () -> c.init(Cipher.DECRYPT_MODE, k));
+        throwsA(IllegalStateException.class, "not initialized", () -> Cipher.getInstance("AES-GCM-SIV", PROVIDER).doFinal(new byte[1]));
+        c.init(Cipher.ENCRYPT_MODE, k); // a random nonce
+        check(c.getIV().length == 12, "random nonce");
+        byte[] sealed = c.doFinal("random nonce".getBytes());
+        c.init(Cipher.DECRYPT_MODE, k, c.getParameters());
+        check(new String(c.doFinal(sealed)).equals("random nonce"), "parameters round trip");
+        c.init(Cipher.ENCRYPT_MODE, k, new IvParameterSpec(new byte[12]));
+        c.update(new byte[3]);
+        throwsA(IllegalStateException.class, "AAD after data", () -> c.updateAAD(new byte[1]));
+        c.init(Cipher.DECRYPT_MODE, k, new GCMParameterSpec(128, new byte[12]));
+        throwsA(AEADBadTagException.class, "shorter than a tag", () -> c.doFinal(new byte[15]));
+        // Key wrapping: a secret key and a private key.
+        java.security.KeyPair pair = java.security.KeyPairGenerator.getInstance("EC").generateKeyPair();
+        SecretKeySpec secret = new SecretKeySpec(new SecureRandom().generateSeed(32), "HmacSHA256");
+        GCMParameterSpec wrapSpec = new GCMParameterSpec(128, new byte[12]);
+        c.init(Cipher.WRAP_MODE, k, wrapSpec);
+        byte[] wrappedSecret = c.wrap(secret), wrappedPrivate = c.wrap(pair.getPrivate());
+        c.init(Cipher.UNWRAP_MODE, k, wrapSpec);
+        check(c.unwrap(wrappedSecret, "HmacSHA256", Cipher.SECRET_KEY).equals(secret), "unwrap a secret key");
+        check(c.unwrap(wrappedPrivate, "EC", Cipher.PRIVATE_KEY).equals(pair.getPrivate()), "unwrap a private key");
+        wrappedSecret[3] ^= 1;
+        throwsA(java.security.InvalidKeyException.class, "unwrap a forgery", () -> c.unwrap(wrappedSecret, "HmacSHA256", Cipher.SECRET_KEY));
+        // Installed: found by name alone.
+        java.security.Security.addProvider(PROVIDER);
+        try {
+            check(Cipher.getInstance("AES/GCM-SIV/NoPadding").getProvider() == PROVIDER, "installed provider");
+        } finally {
+            java.security.Security.removeProvider(GcmsivProvider.NAME);
+        }
+    }
+
     static void misuse() throws Exception {
         throwsA(IllegalArgumentException.class, "24-byte key", () -> new AesGcmSiv(new byte[24]));
         throwsA(IllegalArgumentException.class, "11-byte tag", () -> new AesGcm(new byte[16], 11, Backend.AUTO));
@@ -298,6 +442,7 @@ public final class GcmsivTest {
         againstJdk();
         offsets();
         batches();
+        provider(Path.of(args[0]));
         misuse();
         concurrent();
         System.out.println("Java binding: " + checks + " checks on " + backends().size() + " backends: ok");
