@@ -13,5 +13,10 @@ rm -rf "$out" && mkdir -p "$out/classes"
 javac -Xlint:all -Werror --release 17 -d "$out/classes" \
     bindings/java/java/dev/gcmsiv/*.java bindings/java/test/dev/gcmsiv/*.java
 python3 crates/gcmsiv-c/tests/c/flatten.py "$vectors" > "$out/vectors.txt"
-java -Dgcmsiv.library="$PWD/target/release/libgcmsiv_java.so" -cp "$out/classes" \
-    dev.gcmsiv.GcmsivTest "$out/vectors.txt"
+# -Xcheck:jni checks every JNI call; it warns rather than fails, so any warning fails here.
+java -Xcheck:jni -Dgcmsiv.library="$PWD/target/release/libgcmsiv_java.so" -cp "$out/classes" \
+    dev.gcmsiv.GcmsivTest "$out/vectors.txt" 2>&1 | tee "$out/log.txt"
+if grep -q -i "warning\|fatal error" "$out/log.txt"; then
+    echo "the JVM's JNI checks warned (above)" >&2
+    exit 1
+fi

@@ -34,7 +34,7 @@ declare class Aead {
   /** decrypt() on libuv's thread pool; rejects with GcmsivError as decrypt() throws. */
   decryptAsync(nonce: Bytes, sealed: Bytes, aad?: Bytes): Promise<Buffer>;
   encryptMany(items: { nonce: Bytes; plaintext: Bytes; aad?: Bytes }[]): Buffer[];
-  /** Each plaintext, or null where a message was not authentic. */
+  /** Each plaintext, or null where a message was not authentic (or shorter than a tag). */
   decryptMany(items: { nonce: Bytes; ciphertext: Bytes; aad?: Bytes }[]): (Buffer | null)[];
   /** Drops (and zeroizes) the key now. */
   dispose(): void;

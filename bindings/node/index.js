@@ -137,7 +137,7 @@ class Aead {
 
   /**
    * Opens many messages in one call: items are { nonce, ciphertext, aad? };
-   * returns each plaintext, or null where a message was not authentic.
+   * returns each plaintext, or null where a message was not authentic (or shorter than a tag).
    */
   decryptMany(items) {
     const [nonces, data, aads] = unzip(items, 'ciphertext');

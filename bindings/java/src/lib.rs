@@ -104,7 +104,10 @@ mod zeroize_copy {
 
 /// Zeroes `buf` (plaintext copies, key bytes): a plain fill that the
 /// `black_box` after it keeps (byte-wise volatile stores cost a cycle or
-/// more a byte, as much as the cipher itself on short messages).
+/// more a byte, as much as the cipher itself on short messages). `black_box`
+/// is documented as best effort; the fill is in the generated code today
+/// (plaintext wiped here also has its copy in the Java array it came from
+/// or goes to).
 fn wipe(buf: &mut [u8]) {
     buf.fill(0);
     core::hint::black_box(&*buf);
@@ -131,8 +134,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_newKey<'l>(
     call(&mut env, 0, |env| {
         let key = Wiped(bytes(env, &key)?);
         let backend = backend_numbered(backend)?;
-        let tag_len =
-            usize::try_from(tag_length).map_err(|_| Error::InvalidTagLength { expected: 16, actual: 0 })?;
+        let tag_len = size(tag_length, "tag length")?;
         let algorithm = match (algorithm, key.0.len() > 16) {
             (AES_GCM_SIV, false) => Algorithm::Aes128GcmSiv,
             (AES_GCM_SIV, true) => Algorithm::Aes256GcmSiv,
@@ -298,19 +300,56 @@ impl Drop for Critical {
 }
 
 /// Up to this many bytes, a message goes through a buffer on the stack
-/// (copied in and out by the JVM); above, through the Java arrays in place
-/// ([`Critical`]), which blocks the garbage collector while it runs.
+/// (copied in and out by the JVM); above, a seal runs in the Java arrays
+/// themselves ([`Critical`]) and an open through this thread's scratch
+/// buffer ([`SCRATCH`]).
 const STACK_MAX: usize = 2048;
 
 /// Room on the stack for a short message and its tag, left uninitialized
 /// (zeroing it cost a 16-byte seal more than the copies).
 type Stack = [MaybeUninit<u8>; STACK_MAX + 16];
 
+/// A thread's scratch buffer for the opens of messages longer than
+/// [`STACK_MAX`]: decryption writes plaintext before the tag is checked, so
+/// it may not run in a Java array, where other Java threads can read it. Kept
+/// between calls up to [`SCRATCH_KEEP`] bytes (a fresh buffer of a few MiB
+/// costs about as much in page faults as the decryption), wiped after each.
+const SCRATCH_KEEP: usize = 16 << 20;
+
+std::thread_local! {
+    static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs a message call: reads the nonce and the associated data (on the
+/// stack when short), checks the lengths with `text_len` (the plaintext's,
+/// or the ciphertext's without its tag), then runs `body` with them.
+#[allow(clippy::too_many_arguments)]
+fn message(
+    env: &mut JNIEnv,
+    handle: jlong,
+    nonce: sys::jbyteArray,
+    nonce_len: jint,
+    aad: sys::jbyteArray,
+    aad_len: jint,
+    text_len: impl FnOnce(&Cipher) -> Result<usize, Thrown>,
+    body: impl FnOnce(&Cipher, Raw, &[u8], &[u8], usize) -> Result<(), Thrown>,
+) -> Result<(), Thrown> {
+    // SAFETY: the Java class's contract for handles.
+    let key = unsafe { cipher(handle) }?;
+    let raw = Raw::of(env);
+    let len = text_len(key)?;
+    let (mut nonce_stack, mut nonce_heap, mut aad_stack, mut aad_heap) =
+        ([0; 16], Vec::new(), [0; 64], Vec::new());
+    let nonce = read_small(raw, nonce, nonce_len, &mut nonce_stack, &mut nonce_heap)?;
+    let aad = read_small(raw, aad, aad_len, &mut aad_stack, &mut aad_heap)?;
+    key.check_lengths(nonce.len(), aad.len(), len)?;
+    body(key, raw, nonce, aad, len)
+}
+
 /// `len` bytes of `array` (a nonce, associated data), copied by the JVM
-/// into `stack` if they fit, else into `heap`; the caller checks for an
-/// exception (a wrong length) before reading them. The buffers are the
-/// caller's locals: a struct holding them, returned by value, cost a
-/// 300-byte copy per call.
+/// into `stack` if they fit, else into `heap` (a wrong length throws). The
+/// buffers are the caller's locals: a struct holding them, returned by
+/// value, cost a 300-byte copy per call.
 fn read_small<'a>(
     raw: Raw,
     array: sys::jbyteArray,
@@ -325,14 +364,22 @@ fn read_small<'a>(
         heap.resize(len, 0);
         &mut heap[..]
     };
-    raw.read(array, 0, buf);
+    if !buf.is_empty() {
+        raw.read(array, 0, buf);
+        raw.failed()?;
+    }
     Ok(buf)
 }
 
-/// Copies `len` bytes of `array[offset..]` into the start of `stack` (the
-/// JVM checks the range and throws if it is wrong: see [`Raw::failed`],
-/// which the caller asks before [`initialized`]).
-fn read_into(raw: Raw, array: sys::jbyteArray, offset: usize, len: usize, stack: &mut Stack) {
+/// Copies `len` bytes of `array[offset..]` into the start of `stack`, or
+/// throws (the JVM checks the range).
+fn read_into(
+    raw: Raw,
+    array: sys::jbyteArray,
+    offset: usize,
+    len: usize,
+    stack: &mut Stack,
+) -> Result<(), Thrown> {
     debug_assert!(len <= stack.len());
     if len > 0 {
         // SAFETY: `stack` is writable for `len` bytes; the JVM checks the range.
@@ -346,6 +393,7 @@ fn read_into(raw: Raw, array: sys::jbyteArray, offset: usize, len: usize, stack:
             )
         }
     }
+    raw.failed()
 }
 
 /// The first `len` bytes of `stack`, once written.
@@ -357,12 +405,16 @@ unsafe fn initialized(stack: &mut Stack, len: usize) -> &mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(stack.as_mut_ptr().cast(), len) }
 }
 
+/// A non-negative length or offset.
+fn size(n: jint, what: &str) -> Result<usize, Thrown> {
+    usize::try_from(n).map_err(|_| Thrown::Misuse(format!("negative {what}")))
+}
+
 /// `offset` and `len` as a range of an array of `array_len` bytes.
-fn range(offset: jint, len: usize, array_len: usize) -> Result<core::ops::Range<usize>, Thrown> {
-    let start = usize::try_from(offset).map_err(|_| Thrown::Misuse("negative offset".into()))?;
-    match start.checked_add(len) {
-        Some(end) if end <= array_len => Ok(start..end),
-        _ => Err(Thrown::Misuse(format!("{len} bytes at {start} do not fit in an array of {array_len}"))),
+fn range(offset: usize, len: usize, array_len: usize) -> Result<core::ops::Range<usize>, Thrown> {
+    match offset.checked_add(len) {
+        Some(end) if end <= array_len => Ok(offset..end),
+        _ => Err(Thrown::Misuse(format!("{len} bytes at {offset} do not fit in an array of {array_len}"))),
     }
 }
 
@@ -387,64 +439,61 @@ pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
     out_offset: jint,
 ) {
     call(&mut env, (), |env| {
-        // SAFETY: the Java class's contract for handles.
-        let key = unsafe { cipher(handle) }?;
-        let raw = Raw::of(env);
-        let len = usize::try_from(length).map_err(|_| Thrown::Misuse("negative length".into()))?;
-        let tag_len = key.tag_len();
-        let (mut nonce_stack, mut nonce_heap, mut aad_stack, mut aad_heap) =
-            ([0; 16], Vec::new(), [0; 64], Vec::new());
-        let nonce = read_small(raw, nonce, nonce_len, &mut nonce_stack, &mut nonce_heap)?;
-        let aad = read_small(raw, aad, aad_len, &mut aad_stack, &mut aad_heap)?;
-        key.check_lengths(nonce.len(), aad.len(), len)?;
-        if len <= STACK_MAX {
-            let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
-            read_into(raw, input, in_offset as usize, len, stack);
-            raw.failed()?;
-            // SAFETY: the JVM wrote `len` bytes (it did not throw); the tag's
-            // bytes are zeroed first.
-            let sealed = unsafe {
-                core::ptr::write_bytes(stack.as_mut_ptr().add(len), 0, tag_len);
-                initialized(stack, len + tag_len)
-            };
-            let (body, tag) = sealed.split_at_mut(len);
-            let sealing = key.encrypt_in_place_detached(nonce, aad, body, tag);
-            if sealing.is_ok() {
-                raw.write(output, out_offset as usize, sealed);
+        let text_len = |_: &Cipher| size(length, "length");
+        message(env, handle, nonce, nonce_len, aad, aad_len, text_len, |key, raw, nonce, aad, len| {
+            let (in_offset, out_offset) = (size(in_offset, "offset")?, size(out_offset, "offset")?);
+            let tag_len = key.tag_len();
+            if len <= STACK_MAX {
+                let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
+                read_into(raw, input, in_offset, len, stack)?;
+                // SAFETY: the JVM wrote `len` bytes (it did not throw); the
+                // tag's bytes are zeroed first.
+                let sealed = unsafe {
+                    core::ptr::write_bytes(stack.as_mut_ptr().add(len), 0, tag_len);
+                    initialized(stack, len + tag_len)
+                };
+                let (body, tag) = sealed.split_at_mut(len);
+                let sealing = key.encrypt_in_place_detached(nonce, aad, body, tag);
+                if sealing.is_ok() {
+                    raw.write(output, out_offset, sealed);
+                }
+                wipe(sealed); // the plaintext's copy, or its ciphertext
+                return Ok(sealing?);
             }
-            wipe(sealed); // the plaintext's copy, or its ciphertext
-            return Ok(sealing?);
-        }
-        raw.failed()?;
-        let input_range = range(in_offset, len, raw.length(input))?;
-        let out = range(out_offset, len + tag_len, raw.length(output))?;
-        // In place in the Java arrays: the input moved to the output's
-        // range first (the same array: one critical section, any overlap).
-        let same = raw.same(input, output);
-        let held_out = Critical::new(raw, output, true)?;
-        let dst = held_out.ptr.wrapping_add(out.start);
-        if same {
-            // SAFETY: both ranges lie inside this array (checked above).
-            unsafe { core::ptr::copy(held_out.ptr.add(input_range.start), dst, len) };
-        } else {
-            let held_in = Critical::new(raw, input, false)?;
-            // SAFETY: both ranges checked; distinct arrays.
-            unsafe { core::ptr::copy_nonoverlapping(held_in.ptr.add(input_range.start), dst, len) };
-        }
-        // SAFETY: `out` lies inside the output array, held until this returns.
-        let sealed = unsafe { core::slice::from_raw_parts_mut(dst, out.len()) };
-        let (body, tag) = sealed.split_at_mut(len);
-        key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
-        Ok(())
+            // In place in the Java arrays (only the caller's plaintext and
+            // its ciphertext are ever there): the input moved to the
+            // output's range first (the same array: one critical section,
+            // any overlap).
+            let input_range = range(in_offset, len, raw.length(input))?;
+            let out = range(out_offset, len + tag_len, raw.length(output))?;
+            let same = raw.same(input, output);
+            let held_out = Critical::new(raw, output, true)?;
+            let dst = held_out.ptr.wrapping_add(out.start);
+            if same {
+                // SAFETY: both ranges lie inside this array (checked above).
+                unsafe { core::ptr::copy(held_out.ptr.add(input_range.start), dst, len) };
+            } else {
+                let held_in = Critical::new(raw, input, false)?;
+                // SAFETY: both ranges checked; distinct arrays.
+                unsafe { core::ptr::copy_nonoverlapping(held_in.ptr.add(input_range.start), dst, len) };
+            }
+            // SAFETY: `out` lies inside the output array, held until this returns.
+            let sealed = unsafe { core::slice::from_raw_parts_mut(dst, out.len()) };
+            let (body, tag) = sealed.split_at_mut(len);
+            key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
+            Ok(())
+        })
     })
 }
 
 /// `Native.open(handle, nonce, nonceLength, aad, aadLength, in, inOffset,
 /// length, out, outOffset)`: opens ciphertext || tag (`length` bytes at
 /// `in[inOffset..]`) and writes the plaintext (`length` - tag bytes) at
-/// `out[outOffset..]`, or throws `AEADBadTagException`: then that range holds
-/// no plaintext (zeroes; or, being exactly the ciphertext's range, the
-/// ciphertext). `out` may be `in`.
+/// `out[outOffset..]`, or throws `AEADBadTagException` (also for an input
+/// shorter than a tag): then that range holds zeroes or, being exactly the
+/// ciphertext's range, the ciphertext. `out` may be `in`. The decryption
+/// runs in native memory (the stack, or [`SCRATCH`]): no Java thread can see
+/// plaintext before the tag is checked.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
@@ -462,75 +511,63 @@ pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
     out_offset: jint,
 ) {
     call(&mut env, (), |env| {
-        // SAFETY: the Java class's contract for handles.
-        let key = unsafe { cipher(handle) }?;
-        let raw = Raw::of(env);
-        let sealed_len = usize::try_from(length).map_err(|_| Thrown::Misuse("negative length".into()))?;
-        let len = sealed_len.checked_sub(key.tag_len()).ok_or(Error::CiphertextTooShort)?;
-        let (mut nonce_stack, mut nonce_heap, mut aad_stack, mut aad_heap) =
-            ([0; 16], Vec::new(), [0; 64], Vec::new());
-        let nonce = read_small(raw, nonce, nonce_len, &mut nonce_stack, &mut nonce_heap)?;
-        let aad = read_small(raw, aad, aad_len, &mut aad_stack, &mut aad_heap)?;
-        key.check_lengths(nonce.len(), aad.len(), len)?;
-        let mut tag = [0u8; 16];
-        let tag = &mut tag[..key.tag_len()];
-        if len <= STACK_MAX {
-            let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
-            read_into(raw, input, in_offset as usize, sealed_len, stack);
-            raw.failed()?;
-            // SAFETY: the JVM wrote `sealed_len` bytes (it did not throw).
-            let sealed = unsafe { initialized(stack, sealed_len) };
-            let (body, received) = sealed.split_at_mut(len);
-            tag.copy_from_slice(received);
-            let opening = key.decrypt_in_place_detached(nonce, aad, body, tag);
-            if opening.is_err() {
-                // As below: zeroes, unless the output is the ciphertext's range.
-                wipe(body);
-                if raw.same(input, output) && in_offset == out_offset {
-                    return Ok(opening?);
+        let text_len = |key: &Cipher| {
+            Ok(size(length, "length")?.checked_sub(key.tag_len()).ok_or(Error::Authentication)?)
+        };
+        message(env, handle, nonce, nonce_len, aad, aad_len, text_len, |key, raw, nonce, aad, len| {
+            let (in_offset, out_offset) = (size(in_offset, "offset")?, size(out_offset, "offset")?);
+            let sealed_len = len + key.tag_len();
+            // Decrypts `sealed` (read from the input) and writes the result.
+            let open = |sealed: &mut [u8]| {
+                let (body, received) = sealed.split_at_mut(len);
+                let mut tag = [0u8; 16];
+                let tag = &mut tag[..received.len()];
+                tag.copy_from_slice(received);
+                let opening = key.decrypt_in_place_detached(nonce, aad, body, tag);
+                if opening.is_err() {
+                    wipe(body);
+                    if raw.same(input, output) && in_offset == out_offset {
+                        return Ok(opening?); // the ciphertext stays
+                    }
                 }
+                raw.write(output, out_offset, body); // the plaintext, or zeroes
+                wipe(body);
+                raw.failed()?;
+                Ok(opening?)
+            };
+            if sealed_len <= STACK_MAX + 16 {
+                let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
+                read_into(raw, input, in_offset, sealed_len, stack)?;
+                // SAFETY: the JVM wrote `sealed_len` bytes (it did not throw).
+                return open(unsafe { initialized(stack, sealed_len) });
             }
-            raw.write(output, out_offset as usize, body);
-            wipe(body);
-            return Ok(opening?);
+            with_scratch(sealed_len, |scratch| {
+                raw.read(input, in_offset, scratch);
+                raw.failed()?;
+                open(scratch)
+            })
+        })
+    })
+}
+
+/// Runs `f` on `len` bytes of this thread's scratch buffer, wiped after.
+fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
+    let mut fresh = Vec::new();
+    SCRATCH.with(|cell| {
+        let mut kept = cell.try_borrow_mut();
+        let buf = match kept.as_deref_mut() {
+            Ok(buf) => buf,
+            Err(_) => &mut fresh, // reentered (no path does): a buffer of its own
+        };
+        if buf.len() < len {
+            buf.resize(len, 0);
         }
-        raw.failed()?;
-        let input_range = range(in_offset, sealed_len, raw.length(input))?;
-        let out = range(out_offset, len, raw.length(output))?;
-        let same = raw.same(input, output);
-        let held_out = Critical::new(raw, output, true)?;
-        let dst = held_out.ptr.wrapping_add(out.start);
-        if same {
-            // SAFETY: both ranges lie inside this array (checked above); the
-            // tag is copied out before the body moves over it.
-            unsafe {
-                core::ptr::copy_nonoverlapping(
-                    held_out.ptr.add(input_range.start + len),
-                    tag.as_mut_ptr(),
-                    tag.len(),
-                );
-                core::ptr::copy(held_out.ptr.add(input_range.start), dst, len);
-            }
-        } else {
-            let held_in = Critical::new(raw, input, false)?;
-            // SAFETY: both ranges checked; distinct arrays.
-            unsafe {
-                let src = held_in.ptr.add(input_range.start);
-                core::ptr::copy_nonoverlapping(src.add(len), tag.as_mut_ptr(), tag.len());
-                core::ptr::copy_nonoverlapping(src, dst, len);
-            }
+        let out = f(&mut buf[..len]);
+        wipe(&mut buf[..len]);
+        if buf.len() > SCRATCH_KEEP {
+            *buf = Vec::new();
         }
-        // SAFETY: `out` lies inside the output array, held until this returns.
-        let body = unsafe { core::slice::from_raw_parts_mut(dst, len) };
-        let in_place = same && input_range.start == out.start;
-        // In place, the core has put the ciphertext back; elsewhere the
-        // output is zeroed.
-        key.decrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| {
-            if !in_place {
-                wipe(body)
-            }
-        })?;
-        Ok(())
+        out
     })
 }
 
@@ -552,8 +589,10 @@ fn spans(
     count: jint,
     arena_len: usize,
 ) -> Result<Vec<Span>, Thrown> {
-    let count = usize::try_from(count).map_err(|_| Thrown::Misuse("negative count".into()))?;
-    let mut lengths = vec![0 as jint; 3 * count];
+    let count = size(count, "count")?;
+    let ints = count.checked_mul(3).filter(|&n| n <= raw.length(layout));
+    let mut lengths =
+        vec![0 as jint; ints.ok_or_else(|| Thrown::Misuse("the batch layout is too short".into()))?];
     if !lengths.is_empty() {
         // SAFETY: `lengths` is writable for its length; the JVM checks the range.
         unsafe {
@@ -574,7 +613,8 @@ fn spans(
             let len = |i: usize| usize::try_from(l[i]).map_err(|_| Thrown::Misuse("negative length".into()));
             let span = Span { nonce: len(0)?, aad: len(1)?, body: len(2)? };
             key.check_lengths(span.nonce, span.aad, span.body)?;
-            total = total.saturating_add(span.nonce + span.aad + span.body + key.tag_len());
+            let bytes = [span.nonce, span.aad, span.body, key.tag_len()];
+            total = bytes.iter().fold(total, |t, &n| t.saturating_add(n));
             Ok(span)
         })
         .collect::<Result<Vec<_>, Thrown>>()?;

@@ -159,6 +159,7 @@ impl NativeKey {
         let mut tags = vec![[0u8; 16]; bodies.len()];
         if cipher.algorithm().is_nonce_misuse_resistant() {
             let nonces = nonce_arrays(&nonces)?;
+            let aads: Vec<&[u8]> = aads.iter().map(|a| &a[..]).collect();
             let mut items = batch_items(&nonces, &aads, &mut bodies, &tags);
             cipher.encrypt_batch(&mut items).map_err(js_error)?;
             let sealed: Vec<[u8; 16]> = items.iter().map(|it| it.tag).collect();
@@ -179,8 +180,9 @@ impl NativeKey {
     }
 
     /// Opens many messages in one call: each entry is its plaintext, or
-    /// `null` if it was not authentic (the others are not affected). Misuse
-    /// anywhere fails the call.
+    /// `null` if it was not authentic, a message shorter than a tag included
+    /// (the others are not affected). Misuse anywhere (a wrong nonce length)
+    /// fails the call.
     #[napi(catch_unwind)]
     pub fn open_many(
         &self,
@@ -191,11 +193,18 @@ impl NativeKey {
         check_counts(&nonces, &sealed, &aads)?;
         let cipher = self.cipher()?;
         let tag_len = cipher.tag_len();
+        // The messages at least a tag long go to the batch; the others are
+        // not authentic (None) without any work.
+        let mut kept = Vec::with_capacity(sealed.len());
         let mut bodies = Vec::with_capacity(sealed.len());
         let mut tags = Vec::with_capacity(sealed.len());
-        for ((s, nonce), aad) in sealed.iter().zip(&nonces).zip(&aads) {
-            let body = s.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::CiphertextTooShort))?;
+        for (i, ((s, nonce), aad)) in sealed.iter().zip(&nonces).zip(&aads).enumerate() {
+            let body = s.len().saturating_sub(tag_len);
             cipher.check_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
+            if s.len() < tag_len {
+                continue;
+            }
+            kept.push(i);
             bodies.push(s[..body].to_vec());
             let mut tag = [0u8; 16];
             tag[..tag_len].copy_from_slice(&s[body..]);
@@ -203,22 +212,25 @@ impl NativeKey {
         }
         let mut results = vec![Err(Error::Authentication); bodies.len()];
         if cipher.algorithm().is_nonce_misuse_resistant() {
-            let nonces = nonce_arrays(&nonces)?;
+            let all = nonce_arrays(&nonces)?;
+            let nonces: Vec<_> = kept.iter().map(|&i| all[i]).collect();
+            let aads: Vec<&[u8]> = kept.iter().map(|&i| &aads[i][..]).collect();
             let mut items = batch_items(&nonces, &aads, &mut bodies, &tags);
             cipher.decrypt_batch(&mut items, &mut results).map_err(js_error)?;
         } else {
-            for (i, body) in bodies.iter_mut().enumerate() {
-                results[i] =
-                    cipher.decrypt_in_place_detached(&nonces[i], &aads[i], body, &tags[i][..tag_len]);
+            for (k, body) in bodies.iter_mut().enumerate() {
+                let i = kept[k];
+                results[k] =
+                    cipher.decrypt_in_place_detached(&nonces[i], &aads[i], body, &tags[k][..tag_len]);
             }
         }
-        let mut out = Vec::with_capacity(bodies.len());
-        for (body, result) in bodies.into_iter().zip(results) {
-            out.push(match result {
+        let mut out: Vec<Option<Buffer>> = (0..sealed.len()).map(|_| None).collect();
+        for ((body, result), i) in bodies.into_iter().zip(results).zip(kept) {
+            out[i] = match result {
                 Ok(()) => Some(body.into()),
                 Err(Error::Authentication) => None,
                 Err(other) => return Err(js_error(other)),
-            });
+            };
         }
         Ok(out)
     }
@@ -319,7 +331,7 @@ fn siv_nonce(nonce: &[u8]) -> Result<&[u8; gcmsiv::NONCE_LEN]> {
 
 fn batch_items<'a>(
     nonces: &'a [[u8; gcmsiv::NONCE_LEN]],
-    aads: &'a [Uint8Array],
+    aads: &[&'a [u8]],
     bodies: &'a mut [Vec<u8>],
     tags: &[[u8; 16]],
 ) -> Vec<BatchItem<'a>> {
@@ -328,7 +340,7 @@ fn batch_items<'a>(
         .zip(aads)
         .zip(bodies.iter_mut())
         .zip(tags)
-        .map(|(((nonce, aad), body), tag)| BatchItem::with_tag(nonce, aad, body, *tag))
+        .map(|(((nonce, &aad), body), tag)| BatchItem::with_tag(nonce, aad, body, *tag))
         .collect()
 }
 

@@ -129,8 +129,8 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
     /**
      * Returns the plaintext of ciphertext || tag in a new array.
      *
-     * @throws AEADBadTagException if it is not authentic (wrong key, nonce, data or tag); no
-     *     plaintext is released
+     * @throws AEADBadTagException if it is not authentic (wrong key, nonce, data or tag, or shorter
+     *     than a tag); no plaintext is released
      */
     public byte[] decrypt(byte[] nonce, byte[] sealed, byte[] aad) throws AEADBadTagException {
         Objects.requireNonNull(sealed, "sealed");
@@ -144,8 +144,10 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
      * plaintext ({@code length - tagLength()} bytes) at {@code out[outOffset..]}, returning that
      * count. {@code out} may be {@code in}, the ranges overlapping in any way.
      *
-     * @throws AEADBadTagException if it is not authentic; the output range then holds no
-     *     plaintext: zeroes, or the ciphertext again where it is the ciphertext's own range
+     * @throws AEADBadTagException if it is not authentic (or shorter than a tag); the output range
+     *     then holds zeroes, or the ciphertext again where it is the ciphertext's own range. The
+     *     decryption runs in native memory: no other thread sees plaintext before the tag is
+     *     checked.
      * @throws IndexOutOfBoundsException if a range does not fit its array
      */
     public int decrypt(byte[] nonce, byte[] in, int inOffset, int length, byte[] aad, byte[] out, int outOffset)
@@ -187,8 +189,8 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
 
     /**
      * Decrypts many messages in one call: each entry is the plaintext of ciphertext || tag, or null
-     * where that message was not authentic (the others are not affected). Misuse in any item (a
-     * wrong nonce length, an input shorter than a tag) throws before any work.
+     * where that message was not authentic, including one shorter than a tag (the others are not
+     * affected). Misuse in any item (a wrong nonce length) throws before any work.
      */
     public byte[][] decryptMany(byte[][] nonces, byte[][] sealed, byte[][] aads) {
         boolean[] ok = new boolean[sealed.length];
@@ -204,52 +206,61 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
     /**
      * Packs the items into arenas of up to {@link #ARENA_MAX} bytes (nonce, aad, body, tag each),
      * runs each arena in one native call, and copies the results out. Every item is checked
-     * before the first call, so misuse throws with nothing done.
+     * before the first call, so misuse throws with nothing done. Opening, an item shorter than a
+     * tag is not authentic: it stays null and goes to no call.
      */
     private byte[][] many(byte[][] nonces, byte[][] texts, byte[][] aads, boolean seal, boolean[] ok) {
+        // The caller's outer arrays copied once: entries replaced meanwhile change nothing here.
+        nonces = nonces.clone();
+        texts = texts.clone();
+        aads = aads == null ? new byte[texts.length][] : aads.clone();
         int n = texts.length;
-        if (nonces.length != n || (aads != null && aads.length != n)) {
+        if (nonces.length != n || aads.length != n) {
             throw new IllegalArgumentException("gcmsiv: nonces, texts and aads differ in count");
         }
-        long[] sizes = new long[n];
+        int[] items = new int[n]; // the items that go to the native calls
+        int count = 0;
         for (int i = 0; i < n; i++) {
-            int nonce = Objects.requireNonNull(nonces[i], "nonce").length;
-            int text = Objects.requireNonNull(texts[i], "text").length;
-            int aad = aads == null || aads[i] == null ? 0 : aads[i].length;
-            if (!seal && text < tagLength) {
-                throw new IllegalArgumentException("gcmsiv: ciphertext shorter than a tag (item " + i + ")");
+            Objects.requireNonNull(nonces[i], "nonce");
+            Objects.requireNonNull(texts[i], "text");
+            if (aads[i] == null) {
+                aads[i] = EMPTY;
             }
-            sizes[i] = (long) nonce + aad + text + (seal ? tagLength : 0);
-            if (sizes[i] > Integer.MAX_VALUE - 8) {
+            if (seal || texts[i].length >= tagLength) {
+                items[count++] = i;
+            }
+        }
+        // Per item: nonce, aad and body lengths; and its bytes in an arena.
+        int[] layout = new int[3 * count];
+        long[] sizes = new long[count];
+        long total = 0;
+        for (int k = 0; k < count; k++) {
+            int i = items[k];
+            layout[3 * k] = nonces[i].length;
+            layout[3 * k + 1] = aads[i].length;
+            layout[3 * k + 2] = texts[i].length - (seal ? 0 : tagLength);
+            sizes[k] = (long) nonces[i].length + aads[i].length + layout[3 * k + 2] + tagLength;
+            if (sizes[k] > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("gcmsiv: item " + i + " is too long");
             }
+            total += sizes[k];
         }
         byte[][] out = new byte[n][];
         handle.lock.readLock().lock();
         try {
             long h = live();
-            // Every item's lengths checked (natively, as a call checks them) before any work.
-            // Several arenas: all items first; each arena's call also checks its own.
-            int[] layout = new int[3 * n];
-            for (int i = 0; i < n; i++) {
-                layout[3 * i] = nonces[i].length;
-                layout[3 * i + 1] = aads == null || aads[i] == null ? 0 : aads[i].length;
-                layout[3 * i + 2] = texts[i].length - (seal ? 0 : tagLength);
+            if (total > ARENA_MAX && count > 1) {
+                // Several arenas: every item's lengths checked (natively, as a call checks
+                // them) before the first runs; one arena's call checks its own items first.
+                Native.checkMany(h, layout, count);
             }
-            long total = 0;
-            for (long size : sizes) {
-                total += size;
-            }
-            if (total > ARENA_MAX && n > 1) { // several arenas (one checks its own items)
-                Native.checkMany(h, layout, n);
-            }
-            for (int start = 0; start < n; ) {
+            for (int start = 0; start < count; ) {
                 int end = start;
                 long bytes = 0;
-                while (end < n && (end == start || bytes + sizes[end] <= ARENA_MAX)) {
+                while (end < count && (end == start || bytes + sizes[end] <= ARENA_MAX)) {
                     bytes += sizes[end++];
                 }
-                run(h, layout, texts, nonces, aads, seal, ok, out, start, end, (int) bytes);
+                run(h, items, layout, texts, nonces, aads, seal, ok, out, start, end, (int) bytes);
                 start = end;
             }
         } finally {
@@ -259,39 +270,46 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
         return out;
     }
 
-    /** Items [start, end) packed into one arena of {@code bytes} bytes, and one native call. */
+    /**
+     * Items {@code items[start, end)} packed into one arena of {@code bytes} bytes, and one native
+     * call; the arena, which holds plaintext, is wiped after.
+     */
     private void run(
-            long h, int[] lengths, byte[][] texts, byte[][] nonces, byte[][] aads, boolean seal, boolean[] ok,
-            byte[][] out, int start, int end, int bytes) {
+            long h, int[] items, int[] lengths, byte[][] texts, byte[][] nonces, byte[][] aads, boolean seal,
+            boolean[] ok, byte[][] out, int start, int end, int bytes) {
         int count = end - start;
         byte[] arena = new byte[bytes];
-        int[] layout = Arrays.copyOfRange(lengths, 3 * start, 3 * end);
-        int[] body = new int[count];
-        int at = 0;
-        for (int i = start; i < end; i++) {
-            byte[] aad = aads == null || aads[i] == null ? EMPTY : aads[i];
-            System.arraycopy(nonces[i], 0, arena, at, nonces[i].length);
-            at += nonces[i].length;
-            System.arraycopy(aad, 0, arena, at, aad.length);
-            at += aad.length;
-            body[i - start] = at;
-            System.arraycopy(texts[i], 0, arena, at, texts[i].length);
-            at += lengths[3 * i + 2] + tagLength;
-        }
-        if (seal) {
-            Native.sealMany(h, arena, layout, count);
-            for (int i = start; i < end; i++) {
-                int b = body[i - start];
-                out[i] = Arrays.copyOfRange(arena, b, b + texts[i].length + tagLength);
+        try {
+            int[] layout = Arrays.copyOfRange(lengths, 3 * start, 3 * end);
+            int[] body = new int[count];
+            int at = 0;
+            for (int k = start; k < end; k++) {
+                int i = items[k];
+                System.arraycopy(nonces[i], 0, arena, at, nonces[i].length);
+                at += nonces[i].length;
+                System.arraycopy(aads[i], 0, arena, at, aads[i].length);
+                at += aads[i].length;
+                body[k - start] = at;
+                System.arraycopy(texts[i], 0, arena, at, texts[i].length);
+                at += lengths[3 * k + 2] + tagLength;
             }
-        } else {
-            byte[] flags = new byte[count];
-            Native.openMany(h, arena, layout, count, flags);
-            for (int i = start; i < end; i++) {
-                int b = body[i - start];
-                ok[i] = flags[i - start] == 1;
-                out[i] = ok[i] ? Arrays.copyOfRange(arena, b, b + texts[i].length - tagLength) : null;
+            if (seal) {
+                Native.sealMany(h, arena, layout, count);
+                for (int k = start; k < end; k++) {
+                    int b = body[k - start];
+                    out[items[k]] = Arrays.copyOfRange(arena, b, b + lengths[3 * k + 2] + tagLength);
+                }
+            } else {
+                byte[] flags = new byte[count];
+                Native.openMany(h, arena, layout, count, flags);
+                for (int k = start; k < end; k++) {
+                    int b = body[k - start], i = items[k];
+                    ok[i] = flags[k - start] == 1;
+                    out[i] = ok[i] ? Arrays.copyOfRange(arena, b, b + lengths[3 * k + 2]) : null;
+                }
             }
+        } finally {
+            Arrays.fill(arena, (byte) 0);
         }
     }
 

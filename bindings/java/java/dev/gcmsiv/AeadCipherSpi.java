@@ -56,8 +56,8 @@ public abstract class AeadCipherSpi extends CipherSpi {
     private byte[] nonce;
     private int tagLength = 16;
     private boolean encrypting;
-    /** AES-GCM: the key and IV of the last encryption, which may not be used again. */
-    private byte[] lastEncryption;
+    /** AES-GCM: the key and IV of the last encryption, which may not be used together again. */
+    private byte[] lastKey, lastIv;
     /** AES-GCM encryption after doFinal: a new IV is needed first. */
     private boolean needsNewIv;
     private final Buffer aad = new Buffer();
@@ -177,6 +177,16 @@ public abstract class AeadCipherSpi extends CipherSpi {
             default -> throw new InvalidAlgorithmParameterException("gcmsiv: unknown mode " + opmode);
         };
         byte[] k = rawKey(key);
+        try {
+            init(encrypt, k, params, random);
+        } finally {
+            Arrays.fill(k, (byte) 0);
+        }
+    }
+
+    /** {@link #engineInit} with the key's bytes, which the caller wipes. */
+    private void init(boolean encrypt, byte[] k, AlgorithmParameterSpec params, SecureRandom random)
+            throws InvalidKeyException, InvalidAlgorithmParameterException {
         byte[] iv;
         int tag;
         if (params == null) {
@@ -203,21 +213,14 @@ public abstract class AeadCipherSpi extends CipherSpi {
             throw new InvalidAlgorithmParameterException(
                     "gcmsiv: " + (siv ? "AES-GCM-SIV nonces are 12 bytes" : "an IV of at least one byte is needed"));
         }
-        byte[] encryption = null;
-        if (!siv && encrypt) {
-            encryption = concat(k, iv);
-            if (lastEncryption != null && MessageDigest.isEqual(lastEncryption, encryption)) {
-                Arrays.fill(encryption, (byte) 0);
-                Arrays.fill(k, (byte) 0);
-                throw new InvalidAlgorithmParameterException("gcmsiv: cannot reuse an IV under one key for AES-GCM encryption");
-            }
+        if (!siv && encrypt && lastKey != null && MessageDigest.isEqual(lastKey, k) && Arrays.equals(lastIv, iv)) {
+            throw new InvalidAlgorithmParameterException("gcmsiv: cannot reuse an IV under one key for AES-GCM encryption");
         }
         if (aead == null || tag != tagLength || !MessageDigest.isEqual(k, keyBytes)) {
             Aead fresh;
             try {
                 fresh = siv ? new AesGcmSiv(k) : new AesGcm(k, tag, Backend.AUTO);
             } catch (IllegalArgumentException e) {
-                Arrays.fill(k, (byte) 0);
                 throw new InvalidKeyException(e.getMessage(), e);
             }
             if (aead != null) {
@@ -225,15 +228,14 @@ public abstract class AeadCipherSpi extends CipherSpi {
                 Arrays.fill(keyBytes, (byte) 0);
             }
             aead = fresh;
-            keyBytes = k;
-        } else {
-            Arrays.fill(k, (byte) 0);
+            keyBytes = k.clone();
         }
-        if (encryption != null) {
-            if (lastEncryption != null) {
-                Arrays.fill(lastEncryption, (byte) 0);
+        if (!siv && encrypt) {
+            if (lastKey != null) {
+                Arrays.fill(lastKey, (byte) 0);
             }
-            lastEncryption = encryption;
+            lastKey = k.clone();
+            lastIv = iv.clone();
         }
         nonce = iv.clone();
         tagLength = tag;
@@ -256,12 +258,6 @@ public abstract class AeadCipherSpi extends CipherSpi {
             throw new InvalidKeyException("gcmsiv: AES keys of 16 or 32 bytes, not " + n);
         }
         return k;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     private void ready() {
@@ -288,6 +284,16 @@ public abstract class AeadCipherSpi extends CipherSpi {
         byte[] bytes = new byte[src.remaining()];
         src.get(bytes);
         engineUpdateAAD(bytes, 0, bytes.length);
+    }
+
+    @Override
+    protected int engineUpdate(java.nio.ByteBuffer input, java.nio.ByteBuffer output) {
+        ready();
+        byte[] bytes = new byte[input.remaining()];
+        input.get(bytes);
+        data.append(bytes, 0, bytes.length);
+        Arrays.fill(bytes, (byte) 0);
+        return 0; // buffered until doFinal, whatever room the output has
     }
 
     @Override

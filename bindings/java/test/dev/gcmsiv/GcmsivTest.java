@@ -177,6 +177,12 @@ public final class GcmsivTest {
                                 zeroed &= dst[i] == 0;
                             }
                             check(zeroed, "failed output zeroed " + at);
+                            for (int shift : new int[] {3, -3}) { // overlapping, not in place: zeroes
+                                byte[] buf = new byte[n + t + 8];
+                                System.arraycopy(bad, 0, buf, 4, n + t);
+                                throwsA(AEADBadTagException.class, "forgery shifted " + at, () -> aead.decrypt(nonce, buf, 4, n + t, aad, buf, 4 + shift));
+                                check(Arrays.equals(Arrays.copyOfRange(buf, 4 + shift, 4 + shift + n), new byte[n]), "failed shifted output zeroed " + at);
+                            }
                             byte[] inPlace = bad.clone();
                             throwsA(AEADBadTagException.class, "forgery in place " + at, () -> aead.decrypt(nonce, inPlace, 0, inPlace.length, aad, inPlace, 0));
                             check(Arrays.equals(inPlace, bad), "failed in place keeps the ciphertext " + at);
@@ -198,12 +204,13 @@ public final class GcmsivTest {
         for (Backend backend : backends()) {
             byte[] key = new byte[32];
             rng.nextBytes(key);
-            try (AesGcmSiv siv = new AesGcmSiv(key, backend); AesGcm gcm = new AesGcm(key, 16, backend)) {
-                for (Aead aead : new Aead[] {siv, gcm}) {
+            try (AesGcmSiv siv = new AesGcmSiv(key, backend); AesGcm gcm = new AesGcm(key, 16, backend);
+                    AesGcm gcm13 = new AesGcm(key, 13, backend)) {
+                for (Aead aead : new Aead[] {siv, gcm, gcm13}) {
                     int n = 300;
                     byte[][] nonces = new byte[n][], pts = new byte[n][], aads = new byte[n][];
                     for (int i = 0; i < n; i++) {
-                        nonces[i] = new byte[aead == gcm && i % 5 == 0 ? 1 + i % 20 : 12];
+                        nonces[i] = new byte[aead != siv && i % 5 == 0 ? 1 + i % 20 : 12];
                         rng.nextBytes(nonces[i]);
                         pts[i] = new byte[i % 50 == 7 ? 70000 + i : rng.nextInt(300)];
                         rng.nextBytes(pts[i]);
@@ -227,9 +234,12 @@ public final class GcmsivTest {
                     throwsA(IllegalArgumentException.class, "a bad nonce in a batch", () -> aead.encryptMany(wrong, pts, aads));
                     byte[][] cut = sealed.clone();
                     cut[n - 1] = new byte[aead.tagLength() - 1];
-                    throwsA(IllegalArgumentException.class, "a short ciphertext in a batch", () -> aead.decryptMany(nonces, cut, aads));
+                    cut[3] = new byte[0];
+                    byte[][] someShort = aead.decryptMany(nonces, cut, aads);
+                    check(someShort[n - 1] == null && someShort[3] == null && Arrays.equals(someShort[4], pts[4]), "a short ciphertext in a batch is not authentic, alone");
                     throwsA(IllegalArgumentException.class, "counts", () -> aead.encryptMany(nonces, pts, new byte[1][]));
                     throwsA(NullPointerException.class, "a null item", () -> aead.encryptMany(new byte[][] {null}, new byte[1][], null));
+                    throwsA(IllegalArgumentException.class, "a nonce too short for the batch", () -> aead.decryptMany(wrong, sealed, aads));
                 }
             }
         }
@@ -369,6 +379,40 @@ public final class GcmsivTest {
         check(c.unwrap(wrappedPrivate, "EC", Cipher.PRIVATE_KEY).equals(pair.getPrivate()), "unwrap a private key");
         wrappedSecret[3] ^= 1;
         throwsA(java.security.InvalidKeyException.class, "unwrap a forgery", () -> c.unwrap(wrappedSecret, "HmacSHA256", Cipher.SECRET_KEY));
+        java.security.KeyPair rsa = java.security.KeyPairGenerator.getInstance("RSA").generateKeyPair();
+        c.init(Cipher.WRAP_MODE, k, wrapSpec);
+        byte[] wrappedPublic = c.wrap(rsa.getPublic());
+        c.init(Cipher.UNWRAP_MODE, k, wrapSpec);
+        check(c.unwrap(wrappedPublic, "RSA", Cipher.PUBLIC_KEY).equals(rsa.getPublic()), "unwrap a public key");
+        Cipher gcmWrap = Cipher.getInstance("AES/GCM/NoPadding", PROVIDER);
+        gcmWrap.init(Cipher.WRAP_MODE, k, wrapSpec);
+        gcmWrap.wrap(secret);
+        throwsA(IllegalStateException.class, "AES-GCM wraps once per IV", () -> gcmWrap.wrap(secret));
+        Cipher gcmInit = Cipher.getInstance("AES/GCM/NoPadding", PROVIDER);
+        gcmInit.init(Cipher.ENCRYPT_MODE, k, wrapSpec);
+        throwsA(java.security.InvalidAlgorithmParameterException.class, "AES-GCM IV reuse at init", () -> gcmInit.init(Cipher.ENCRYPT_MODE, k, wrapSpec));
+        gcmInit.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[16], "AES"), wrapSpec); // another key: allowed
+        // ByteBuffers: update buffers whatever the room, doFinal writes all; SunJCE's result.
+        for (boolean direct : new boolean[] {false, true}) {
+            byte[] pt = new byte[100];
+            new Random(4).nextBytes(pt);
+            Cipher jdk = Cipher.getInstance("AES/GCM/NoPadding", "SunJCE");
+            jdk.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, new byte[] {1, 2, 3}));
+            byte[] want = jdk.doFinal(pt);
+            Cipher ours = Cipher.getInstance("AES/GCM/NoPadding", PROVIDER);
+            ours.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, new byte[] {1, 2, 3}));
+            java.nio.ByteBuffer src = direct ? java.nio.ByteBuffer.allocateDirect(100) : java.nio.ByteBuffer.allocate(100);
+            src.put(pt).flip();
+            java.nio.ByteBuffer none = java.nio.ByteBuffer.allocate(0);
+            check(ours.update(src.slice(0, 40), none) == 0, "update into no room");
+            java.nio.ByteBuffer dst = direct ? java.nio.ByteBuffer.allocateDirect(116) : java.nio.ByteBuffer.allocate(116);
+            check(ours.doFinal(src.slice(40, 60), dst) == 116, "doFinal into a ByteBuffer");
+            byte[] got = new byte[116];
+            dst.flip().get(got);
+            check(Arrays.equals(got, want), "encrypt into a ByteBuffer " + direct);
+            ours.init(Cipher.DECRYPT_MODE, k, new GCMParameterSpec(128, new byte[] {1, 2, 3}));
+            check(ours.update(java.nio.ByteBuffer.wrap(want, 0, 50), none) == 0, "decrypt update into no room");
+        }
         // Installed: found by name alone.
         java.security.Security.addProvider(PROVIDER);
         try {
@@ -378,13 +422,53 @@ public final class GcmsivTest {
         }
     }
 
+    /**
+     * No unauthenticated plaintext is ever visible to Java: another thread watches the output array
+     * while forged messages long enough for the native side's large-message path are opened into
+     * it. (Before the decryption moved to native memory it saw plaintext there.)
+     */
+    static void noPlaintextSeen() throws Exception {
+        int n = 4 << 20;
+        byte[] pt = new byte[n];
+        Arrays.fill(pt, (byte) 0x5A);
+        for (Aead aead : new Aead[] {new AesGcmSiv(new byte[16]), new AesGcm(new byte[16])}) {
+            try (aead) {
+                byte[] forged = aead.encrypt(new byte[12], pt, null);
+                forged[n] ^= 1; // the tag
+                byte[] out = new byte[n];
+                java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+                java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong(), looks = new java.util.concurrent.atomic.AtomicLong();
+                Thread spy = new Thread(() -> {
+                    long s = 0, l = 0;
+                    while (!done.get()) {
+                        for (int i = 0; i < n; i += 4099, l++) {
+                            if (out[i] == 0x5A) {
+                                s++;
+                            }
+                        }
+                    }
+                    seen.set(s);
+                    looks.set(l);
+                });
+                spy.start();
+                for (int round = 0; round < 8; round++) {
+                    throwsA(AEADBadTagException.class, "forged " + round, () -> aead.decrypt(new byte[12], forged, 0, forged.length, null, out, 0));
+                }
+                done.set(true);
+                spy.join();
+                check(looks.get() > 0 && seen.get() == 0, "plaintext seen " + seen.get() + " times in " + looks.get() + " looks");
+            }
+        }
+    }
+
     static void misuse() throws Exception {
         throwsA(IllegalArgumentException.class, "24-byte key", () -> new AesGcmSiv(new byte[24]));
         throwsA(IllegalArgumentException.class, "11-byte tag", () -> new AesGcm(new byte[16], 11, Backend.AUTO));
         throwsA(NullPointerException.class, "null key", () -> new AesGcmSiv(null));
         AesGcmSiv aead = new AesGcmSiv(new byte[32]);
         throwsA(IllegalArgumentException.class, "11-byte nonce", () -> aead.encrypt(new byte[11], new byte[3], null));
-        throwsA(IllegalArgumentException.class, "short ciphertext", () -> aead.decrypt(new byte[12], new byte[15], null));
+        throwsA(AEADBadTagException.class, "short ciphertext", () -> aead.decrypt(new byte[12], new byte[15], null));
+        throwsA(AEADBadTagException.class, "short ciphertext at an offset", () -> aead.decrypt(new byte[12], new byte[20], 2, 15, null, new byte[20], 0));
         throwsA(AEADBadTagException.class, "garbage", () -> aead.decrypt(new byte[12], new byte[40], null));
         byte[] sealed = aead.encrypt(new byte[12], "hello".getBytes(), null);
         check(new String(aead.decrypt(new byte[12], sealed, new byte[0])).equals("hello"), "null aad = empty");
@@ -395,6 +479,8 @@ public final class GcmsivTest {
         aead.close();
         throwsA(IllegalStateException.class, "encrypt after close", () -> aead.encrypt(new byte[12], new byte[1], null));
         throwsA(IllegalStateException.class, "decrypt after close", () -> aead.decrypt(new byte[12], sealed, null));
+        throwsA(IllegalStateException.class, "encryptMany after close", () -> aead.encryptMany(new byte[][] {new byte[12]}, new byte[][] {new byte[1]}, null));
+        throwsA(IllegalStateException.class, "decryptMany after close", () -> aead.decryptMany(new byte[][] {new byte[12]}, new byte[][] {sealed}, null));
         throwsA(IllegalStateException.class, "backend after close", aead::backend);
         throwsA(IllegalStateException.class, "tag length after close", aead::tagLength);
         throwsA(IllegalArgumentException.class, "negative tag length", () -> new AesGcm(new byte[16], -1, Backend.AUTO));
@@ -443,6 +529,7 @@ public final class GcmsivTest {
         offsets();
         batches();
         provider(Path.of(args[0]));
+        noPlaintextSeen();
         misuse();
         concurrent();
         System.out.println("Java binding: " + checks + " checks on " + backends().size() + " backends: ok");
