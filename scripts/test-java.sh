@@ -20,3 +20,6 @@ if grep -q -i "warning\|fatal error" "$out/log.txt"; then
     echo "the JVM's JNI checks warned (above)" >&2
     exit 1
 fi
+
+# The one-JAR build, and the JAR alone on a class path.
+bash scripts/java-jar.sh target/java-jar

@@ -1,13 +1,53 @@
 package dev.gcmsiv;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+
 /** The native library's entry points (src/lib.rs); not public API. */
 final class Native {
+    /** Where a JAR built by scripts/java-jar.sh carries the library for this platform. */
+    static String resource() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? "linux" : "other";
+        String arch = System.getProperty("os.arch", "");
+        arch = arch.equals("amd64") ? "x86_64" : arch;
+        return "/dev/gcmsiv/native/" + os + "-" + arch + "/libgcmsiv_java.so";
+    }
+
+    /**
+     * Loads the library: the file named by the system property {@code gcmsiv.library}; else the one
+     * in this JAR for this platform (copied to a private temporary file, loaded, and deleted); else
+     * {@code gcmsiv_java} from {@code java.library.path}.
+     */
     static {
         String path = System.getProperty("gcmsiv.library");
         if (path != null) {
             System.load(path);
-        } else {
+        } else if (!loadFromJar()) {
             System.loadLibrary("gcmsiv_java");
+        }
+    }
+
+    private static boolean loadFromJar() {
+        try (InputStream in = Native.class.getResourceAsStream(resource())) {
+            if (in == null) {
+                return false;
+            }
+            Path file = Files.createTempFile("gcmsiv", ".so",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try {
+                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                System.load(file.toAbsolutePath().toString());
+            } finally {
+                Files.deleteIfExists(file); // the loaded library stays mapped
+            }
+            return true;
+        } catch (IOException e) {
+            throw new UnsatisfiedLinkError("gcmsiv: cannot unpack the native library: " + e);
         }
     }
 
