@@ -229,6 +229,22 @@ impl Raw {
         }
     }
 
+    /// [`Self::read`] into memory not yet written.
+    fn read_uninit(self, array: sys::jbyteArray, offset: usize, out: &mut [MaybeUninit<u8>]) {
+        if !out.is_empty() {
+            // SAFETY: `out` is writable for its length; the JVM checks the range.
+            unsafe {
+                (self.table().GetByteArrayRegion.expect("JNI"))(
+                    self.0,
+                    array,
+                    offset as sys::jsize,
+                    out.len() as sys::jsize,
+                    out.as_mut_ptr().cast(),
+                )
+            }
+        }
+    }
+
     /// Copies `data` to `array[offset..]` (bounds as [`Self::read`]).
     fn write(self, array: sys::jbyteArray, offset: usize, data: &[u8]) {
         if !data.is_empty() {
@@ -373,26 +389,8 @@ fn read_small<'a>(
 
 /// Copies `len` bytes of `array[offset..]` into the start of `stack`, or
 /// throws (the JVM checks the range).
-fn read_into(
-    raw: Raw,
-    array: sys::jbyteArray,
-    offset: usize,
-    len: usize,
-    stack: &mut Stack,
-) -> Result<(), Thrown> {
-    debug_assert!(len <= stack.len());
-    if len > 0 {
-        // SAFETY: `stack` is writable for `len` bytes; the JVM checks the range.
-        unsafe {
-            (raw.table().GetByteArrayRegion.expect("JNI"))(
-                raw.0,
-                array,
-                offset as sys::jsize,
-                len as sys::jsize,
-                stack.as_mut_ptr().cast(),
-            )
-        }
-    }
+fn read_into(raw: Raw, array: sys::jbyteArray, offset: usize, len: usize, stack: &mut Stack) -> Result<(), Thrown> {
+    raw.read_uninit(array, offset, &mut stack[..len]);
     raw.failed()
 }
 
@@ -511,41 +509,166 @@ pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
     out_offset: jint,
 ) {
     call(&mut env, (), |env| {
-        let text_len = |key: &Cipher| {
-            Ok(size(length, "length")?.checked_sub(key.tag_len()).ok_or(Error::Authentication)?)
-        };
-        message(env, handle, nonce, nonce_len, aad, aad_len, text_len, |key, raw, nonce, aad, len| {
+        message(env, handle, nonce, nonce_len, aad, aad_len, opened_len(length), |key, raw, nonce, aad, len| {
             let (in_offset, out_offset) = (size(in_offset, "offset")?, size(out_offset, "offset")?);
-            let sealed_len = len + key.tag_len();
-            // Decrypts `sealed` (read from the input) and writes the result.
-            let open = |sealed: &mut [u8]| {
-                let (body, received) = sealed.split_at_mut(len);
-                let mut tag = [0u8; 16];
-                let tag = &mut tag[..received.len()];
-                tag.copy_from_slice(received);
-                let opening = key.decrypt_in_place_detached(nonce, aad, body, tag);
-                if opening.is_err() {
-                    wipe(body);
-                    if raw.same(input, output) && in_offset == out_offset {
-                        return Ok(opening?); // the ciphertext stays
-                    }
-                }
-                raw.write(output, out_offset, body); // the plaintext, or zeroes
-                wipe(body);
-                raw.failed()?;
-                Ok(opening?)
+            let fill = |buf: &mut [MaybeUninit<u8>]| {
+                raw.read_uninit(input, in_offset, buf);
+                raw.failed()
             };
-            if sealed_len <= STACK_MAX + 16 {
-                let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
-                read_into(raw, input, in_offset, sealed_len, stack)?;
-                // SAFETY: the JVM wrote `sealed_len` bytes (it did not throw).
-                return open(unsafe { initialized(stack, sealed_len) });
+            let in_place = || raw.same(input, output) && in_offset == out_offset;
+            let deliver = |plaintext: &[u8]| {
+                raw.write(output, out_offset, plaintext);
+                raw.failed()
+            };
+            open_native(key, nonce, aad, len, fill, in_place, deliver)
+        })
+    })
+}
+
+/// The plaintext length of an open of `length` bytes (a shorter input than
+/// a tag is not authentic).
+fn opened_len(length: jint) -> impl FnOnce(&Cipher) -> Result<usize, Thrown> {
+    move |key| Ok(size(length, "length")?.checked_sub(key.tag_len()).ok_or(Error::Authentication)?)
+}
+
+/// Opens ciphertext || tag (`len` + tag bytes) in native memory: `fill`
+/// copies it into a buffer on the stack (short) or [`SCRATCH`], and only an
+/// authentic plaintext goes to `deliver`. On failure `deliver` gets zeroes,
+/// unless `in_place` says the output is the ciphertext's own range (which
+/// then keeps the ciphertext).
+fn open_native(
+    key: &Cipher,
+    nonce: &[u8],
+    aad: &[u8],
+    len: usize,
+    fill: impl FnOnce(&mut [MaybeUninit<u8>]) -> Result<(), Thrown>,
+    in_place: impl FnOnce() -> bool,
+    deliver: impl FnOnce(&[u8]) -> Result<(), Thrown>,
+) -> Result<(), Thrown> {
+    let sealed_len = len + key.tag_len();
+    let open = |sealed: &mut [u8]| {
+        let (body, received) = sealed.split_at_mut(len);
+        let mut tag = [0u8; 16];
+        let tag = &mut tag[..received.len()];
+        tag.copy_from_slice(received);
+        let opening = key.decrypt_in_place_detached(nonce, aad, body, tag);
+        if opening.is_err() {
+            wipe(body);
+            if in_place() {
+                return Ok(opening?); // the ciphertext stays
             }
-            with_scratch(sealed_len, |scratch| {
-                raw.read(input, in_offset, scratch);
-                raw.failed()?;
-                open(scratch)
-            })
+        }
+        let delivered = deliver(body); // the plaintext, or zeroes
+        wipe(body);
+        delivered?;
+        Ok(opening?)
+    };
+    if sealed_len <= STACK_MAX + 16 {
+        let stack = &mut [MaybeUninit::uninit(); STACK_MAX + 16];
+        fill(&mut stack[..sealed_len])?;
+        // SAFETY: `fill` wrote `sealed_len` bytes (it did not fail).
+        return open(unsafe { initialized(stack, sealed_len) });
+    }
+    with_scratch(sealed_len, |scratch| {
+        // SAFETY: the same memory, as bytes that may be unwritten; `fill`
+        // only writes initialized bytes.
+        fill(unsafe { &mut *(core::ptr::from_mut(scratch) as *mut [MaybeUninit<u8>]) })?;
+        open(scratch)
+    })
+}
+
+/// A direct `ByteBuffer`'s memory and capacity.
+fn direct(raw: Raw, buffer: sys::jobject) -> Result<(*mut u8, usize), Thrown> {
+    // SAFETY: a live local reference (a direct buffer, as the Java side checks).
+    let (ptr, cap) = unsafe {
+        (
+            (raw.table().GetDirectBufferAddress.expect("JNI"))(raw.0, buffer),
+            (raw.table().GetDirectBufferCapacity.expect("JNI"))(raw.0, buffer),
+        )
+    };
+    match usize::try_from(cap) {
+        Ok(cap) if !ptr.is_null() => Ok((ptr.cast(), cap)),
+        _ => Err(Thrown::Misuse("not a direct buffer".into())),
+    }
+}
+
+/// `Native.sealDirect(handle, nonce, nonceLength, aad, aadLength, in,
+/// inPosition, length, out, outPosition)`: [`Java_dev_gcmsiv_Native_seal`]
+/// on direct `ByteBuffer`s (their memory, in place; any overlap).
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_gcmsiv_Native_sealDirect<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    nonce: sys::jbyteArray,
+    nonce_len: jint,
+    aad: sys::jbyteArray,
+    aad_len: jint,
+    input: sys::jobject,
+    in_position: jint,
+    length: jint,
+    output: sys::jobject,
+    out_position: jint,
+) {
+    call(&mut env, (), |env| {
+        let text_len = |_: &Cipher| size(length, "length");
+        message(env, handle, nonce, nonce_len, aad, aad_len, text_len, |key, raw, nonce, aad, len| {
+            let ((src, src_cap), (dst, dst_cap)) = (direct(raw, input)?, direct(raw, output)?);
+            let from = range(size(in_position, "position")?, len, src_cap)?;
+            let to = range(size(out_position, "position")?, len + key.tag_len(), dst_cap)?;
+            // SAFETY: both ranges lie inside their buffers' memory (checked
+            // above), which the JVM keeps while the buffers are reachable
+            // (the Java side holds them); `copy` allows any overlap.
+            let sealed = unsafe {
+                core::ptr::copy(src.add(from.start), dst.add(to.start), len);
+                core::slice::from_raw_parts_mut(dst.add(to.start), to.len())
+            };
+            let (body, tag) = sealed.split_at_mut(len);
+            key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
+            Ok(())
+        })
+    })
+}
+
+/// `Native.openDirect(handle, nonce, nonceLength, aad, aadLength, in,
+/// inPosition, length, out, outPosition)`: [`Java_dev_gcmsiv_Native_open`]
+/// on direct `ByteBuffer`s (decrypted in native memory, then copied).
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_gcmsiv_Native_openDirect<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    nonce: sys::jbyteArray,
+    nonce_len: jint,
+    aad: sys::jbyteArray,
+    aad_len: jint,
+    input: sys::jobject,
+    in_position: jint,
+    length: jint,
+    output: sys::jobject,
+    out_position: jint,
+) {
+    call(&mut env, (), |env| {
+        message(env, handle, nonce, nonce_len, aad, aad_len, opened_len(length), |key, raw, nonce, aad, len| {
+            let ((src, src_cap), (dst, dst_cap)) = (direct(raw, input)?, direct(raw, output)?);
+            let from = range(size(in_position, "position")?, len + key.tag_len(), src_cap)?;
+            let to = range(size(out_position, "position")?, len, dst_cap)?;
+            // SAFETY (the three closures): both ranges lie inside their
+            // buffers' memory (checked above); the copies go to and from
+            // native buffers of their lengths.
+            let fill = |buf: &mut [MaybeUninit<u8>]| {
+                assert_eq!(buf.len(), from.len());
+                unsafe { core::ptr::copy_nonoverlapping(src.add(from.start), buf.as_mut_ptr().cast(), from.len()) };
+                Ok(())
+            };
+            let in_place = || src.wrapping_add(from.start) == dst.wrapping_add(to.start);
+            let deliver = |plaintext: &[u8]| {
+                unsafe { core::ptr::copy_nonoverlapping(plaintext.as_ptr(), dst.add(to.start), plaintext.len()) };
+                Ok(())
+            };
+            open_native(key, nonce, aad, len, fill, in_place, deliver)
         })
     })
 }

@@ -2,6 +2,7 @@ package dev.gcmsiv;
 
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -170,6 +171,92 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
             handle.lock.readLock().unlock();
             Reference.reachabilityFence(this);
         }
+        return written;
+    }
+
+    /**
+     * Encrypts the plaintext's remaining bytes and writes ciphertext || tag at the output's
+     * position, advancing both buffers' positions (the input's to its limit); returns the bytes
+     * written. Direct buffers are used in place, without a copy; the two may share memory, in any
+     * overlap. On any exception neither position moves.
+     *
+     * @throws java.nio.BufferOverflowException if the output has fewer than {@code
+     *     plaintext.remaining() + tagLength()} bytes remaining
+     * @throws java.nio.ReadOnlyBufferException if the output is read-only
+     */
+    public int encrypt(byte[] nonce, ByteBuffer plaintext, byte[] aad, ByteBuffer out) {
+        try {
+            return crypt(true, nonce, aad, aad == null ? 0 : aad.length, plaintext, out);
+        } catch (AEADBadTagException e) {
+            throw new IllegalStateException("gcmsiv: internal error: a seal failed to authenticate", e);
+        }
+    }
+
+    /**
+     * Decrypts ciphertext || tag, the input's remaining bytes, writing the plaintext at the
+     * output's position, as {@link #encrypt(byte[], ByteBuffer, byte[], ByteBuffer)}. The
+     * decryption runs in native memory and only an authentic plaintext is written.
+     *
+     * @throws AEADBadTagException if it is not authentic (or shorter than a tag); no plaintext is
+     *     written then, and neither position moves
+     */
+    public int decrypt(byte[] nonce, ByteBuffer sealed, byte[] aad, ByteBuffer out) throws AEADBadTagException {
+        return crypt(false, nonce, aad, aad == null ? 0 : aad.length, sealed, out);
+    }
+
+    /** The ByteBuffer calls, with aad[0, aadLength): direct, heap or a mix. */
+    int crypt(boolean seal, byte[] nonce, byte[] aad, int aadLength, ByteBuffer in, ByteBuffer out)
+            throws AEADBadTagException {
+        Objects.requireNonNull(nonce, "nonce");
+        Objects.checkFromIndexSize(0, aadLength, aad == null ? 0 : aad.length);
+        if (out.isReadOnly()) {
+            throw new java.nio.ReadOnlyBufferException();
+        }
+        int length = in.remaining();
+        int written = seal ? Math.addExact(length, tagLength) : Math.max(0, length - tagLength);
+        if (out.remaining() < written) {
+            throw new java.nio.BufferOverflowException();
+        }
+        if (in.isDirect() && out.isDirect()) {
+            handle.lock.readLock().lock();
+            try {
+                long h = live();
+                if (seal) {
+                    Native.sealDirect(h, nonce, nonce.length, aad, aadLength, in, in.position(), length, out, out.position());
+                } else {
+                    Native.openDirect(h, nonce, nonce.length, aad, aadLength, in, in.position(), length, out, out.position());
+                }
+            } finally {
+                handle.lock.readLock().unlock();
+                Reference.reachabilityFence(this);
+                Reference.reachabilityFence(in);
+                Reference.reachabilityFence(out);
+            }
+        } else if (in.hasArray() && out.hasArray()) {
+            byte[] src = in.array(), dst = out.array();
+            int from = in.arrayOffset() + in.position(), to = out.arrayOffset() + out.position();
+            if (seal) {
+                encrypt(nonce, aad, aadLength, src, from, length, dst, to);
+            } else {
+                decrypt(nonce, aad, aadLength, src, from, length, dst, to);
+            }
+        } else { // a mix, or a read-only heap input: through arrays of our own
+            byte[] src = new byte[length], dst = new byte[written];
+            in.duplicate().get(src);
+            try {
+                if (seal) {
+                    encrypt(nonce, aad, aadLength, src, 0, length, dst, 0);
+                } else {
+                    decrypt(nonce, aad, aadLength, src, 0, length, dst, 0);
+                }
+                out.duplicate().put(dst);
+            } finally {
+                Arrays.fill(src, (byte) 0);
+                Arrays.fill(dst, (byte) 0);
+            }
+        }
+        in.position(in.limit());
+        out.position(out.position() + written);
         return written;
     }
 

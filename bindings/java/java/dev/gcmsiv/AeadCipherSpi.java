@@ -360,6 +360,29 @@ public abstract class AeadCipherSpi extends CipherSpi {
         }
     }
 
+    /**
+     * A whole message from one ByteBuffer into another: direct buffers in place, without copies
+     * (after earlier {@code update} calls, through the buffered path).
+     */
+    @Override
+    protected int engineDoFinal(java.nio.ByteBuffer input, java.nio.ByteBuffer output)
+            throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
+        ready();
+        if (data.length > 0) {
+            return super.engineDoFinal(input, output);
+        }
+        int need = engineGetOutputSize(input.remaining());
+        if (output.remaining() < need) {
+            throw new ShortBufferException("gcmsiv: the output needs " + need + " bytes");
+        }
+        try {
+            return aead.crypt(encrypting, nonce, aad.bytes, aad.length, input, output);
+        } finally {
+            reset();
+            needsNewIv = encrypting && !siv;
+        }
+    }
+
     /** Ready for the next message: buffers wiped. */
     private void reset() {
         aad.reset();

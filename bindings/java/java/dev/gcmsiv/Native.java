@@ -75,6 +75,17 @@ final class Native {
             byte[] in, int inOffset, int length, byte[] out, int outOffset)
             throws javax.crypto.AEADBadTagException;
 
+    /** seal on direct ByteBuffers: in[inPosition, +length) to out[outPosition..]. */
+    static native void sealDirect(
+            long handle, byte[] nonce, int nonceLength, byte[] aad, int aadLength,
+            java.nio.ByteBuffer in, int inPosition, int length, java.nio.ByteBuffer out, int outPosition);
+
+    /** open on direct ByteBuffers. */
+    static native void openDirect(
+            long handle, byte[] nonce, int nonceLength, byte[] aad, int aadLength,
+            java.nio.ByteBuffer in, int inPosition, int length, java.nio.ByteBuffer out, int outPosition)
+            throws javax.crypto.AEADBadTagException;
+
     /** Checks the lengths of count items (nonce, aad and body lengths per item) as calls would. */
     static native void checkMany(long handle, int[] layout, int count);
 

@@ -183,6 +183,7 @@ public final class GcmsivTest {
                                 throwsA(AEADBadTagException.class, "forgery shifted " + at, () -> aead.decrypt(nonce, buf, 4, n + t, aad, buf, 4 + shift));
                                 check(Arrays.equals(Arrays.copyOfRange(buf, 4 + shift, 4 + shift + n), new byte[n]), "failed shifted output zeroed " + at);
                             }
+                            byteBuffers(aead, nonce, pt, aad, sealed, at);
                             byte[] inPlace = bad.clone();
                             throwsA(AEADBadTagException.class, "forgery in place " + at, () -> aead.decrypt(nonce, inPlace, 0, inPlace.length, aad, inPlace, 0));
                             check(Arrays.equals(inPlace, bad), "failed in place keeps the ciphertext " + at);
@@ -196,6 +197,57 @@ public final class GcmsivTest {
                 }
             }
         }
+    }
+
+    private static java.nio.ByteBuffer buffer(boolean direct, int capacity) {
+        return direct ? java.nio.ByteBuffer.allocateDirect(capacity) : java.nio.ByteBuffer.allocate(capacity);
+    }
+
+    private static byte[] bytes(java.nio.ByteBuffer b, int from, int length) {
+        byte[] out = new byte[length];
+        b.duplicate().position(from).get(out);
+        return out;
+    }
+
+    /** The ByteBuffer calls: direct, heap and mixed, read-only inputs, shared memory, failures. */
+    static void byteBuffers(Aead aead, byte[] nonce, byte[] pt, byte[] aad, byte[] sealed, String at) throws Exception {
+        int n = pt.length, t = aead.tagLength();
+        for (boolean inDirect : new boolean[] {false, true}) {
+            for (boolean outDirect : new boolean[] {false, true}) {
+                String how = at + " in " + (inDirect ? "direct" : "heap") + " out " + (outDirect ? "direct" : "heap");
+                java.nio.ByteBuffer in = buffer(inDirect, n + 3).position(3);
+                in.duplicate().put(pt);
+                java.nio.ByteBuffer readOnly = in.asReadOnlyBuffer();
+                java.nio.ByteBuffer out = buffer(outDirect, n + t + 5).position(5);
+                check(aead.encrypt(nonce, readOnly, aad, out) == n + t, "bb count " + how);
+                check(readOnly.remaining() == 0 && out.position() == 5 + n + t, "bb positions " + how);
+                check(Arrays.equals(bytes(out, 5, n + t), sealed), "bb seal " + how);
+                java.nio.ByteBuffer back = buffer(inDirect, n + 2);
+                check(aead.decrypt(nonce, out.flip().position(5), aad, back) == n, "bb open count " + how);
+                check(Arrays.equals(bytes(back, 0, n), pt), "bb open " + how);
+                // A forgery: nothing moves, no plaintext written.
+                java.nio.ByteBuffer bad = buffer(inDirect, n + t);
+                bad.duplicate().put(sealed);
+                bad.put(n + t - 1, (byte) (bad.get(n + t - 1) ^ 1));
+                java.nio.ByteBuffer dst = buffer(outDirect, n);
+                throwsA(AEADBadTagException.class, "bb forgery " + how, () -> aead.decrypt(nonce, bad, aad, dst));
+                check(bad.position() == 0 && dst.position() == 0 && Arrays.equals(bytes(dst, 0, n), new byte[n]), "bb forgery leaves " + how);
+            }
+            // One buffer, in place and shifted.
+            for (int shift : new int[] {0, 3, -3}) {
+                java.nio.ByteBuffer one = buffer(inDirect, n + t + 8);
+                one.duplicate().position(4).put(pt);
+                java.nio.ByteBuffer in = one.duplicate().position(4).limit(4 + n);
+                java.nio.ByteBuffer out = one.duplicate().position(4 + shift);
+                aead.encrypt(nonce, in, aad, out);
+                check(Arrays.equals(bytes(one, 4 + shift, n + t), sealed), "bb shared seal " + shift + " " + at);
+                java.nio.ByteBuffer back = one.duplicate().position(4 + shift).limit(4 + shift + n + t);
+                aead.decrypt(nonce, back, aad, one.duplicate().position(4));
+                check(Arrays.equals(bytes(one, 4, n), pt), "bb shared open " + shift + " " + at);
+            }
+        }
+        throwsA(java.nio.BufferOverflowException.class, "bb short output", () -> aead.encrypt(nonce, java.nio.ByteBuffer.wrap(pt), aad, java.nio.ByteBuffer.allocateDirect(n + t - 1)));
+        throwsA(java.nio.ReadOnlyBufferException.class, "bb read-only output", () -> aead.encrypt(nonce, java.nio.ByteBuffer.wrap(pt), aad, java.nio.ByteBuffer.allocate(n + t).asReadOnlyBuffer()));
     }
 
     /** Batches against one call each: sizes across several arenas, failures, misuse. */
@@ -436,13 +488,16 @@ public final class GcmsivTest {
                 byte[] forged = aead.encrypt(new byte[12], pt, null);
                 forged[n] ^= 1; // the tag
                 byte[] out = new byte[n];
+                java.nio.ByteBuffer directOut = java.nio.ByteBuffer.allocateDirect(n);
+                java.nio.ByteBuffer directIn = java.nio.ByteBuffer.allocateDirect(forged.length);
+                directIn.duplicate().put(forged);
                 java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
                 java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong(), looks = new java.util.concurrent.atomic.AtomicLong();
                 Thread spy = new Thread(() -> {
                     long s = 0, l = 0;
                     while (!done.get()) {
                         for (int i = 0; i < n; i += 4099, l++) {
-                            if (out[i] == 0x5A) {
+                            if (out[i] == 0x5A || directOut.get(i) == 0x5A) {
                                 s++;
                             }
                         }
@@ -453,6 +508,7 @@ public final class GcmsivTest {
                 spy.start();
                 for (int round = 0; round < 8; round++) {
                     throwsA(AEADBadTagException.class, "forged " + round, () -> aead.decrypt(new byte[12], forged, 0, forged.length, null, out, 0));
+                    throwsA(AEADBadTagException.class, "forged direct " + round, () -> aead.decrypt(new byte[12], directIn.duplicate(), null, directOut.duplicate()));
                 }
                 done.set(true);
                 spy.join();
