@@ -389,7 +389,13 @@ fn read_small<'a>(
 
 /// Copies `len` bytes of `array[offset..]` into the start of `stack`, or
 /// throws (the JVM checks the range).
-fn read_into(raw: Raw, array: sys::jbyteArray, offset: usize, len: usize, stack: &mut Stack) -> Result<(), Thrown> {
+fn read_into(
+    raw: Raw,
+    array: sys::jbyteArray,
+    offset: usize,
+    len: usize,
+    stack: &mut Stack,
+) -> Result<(), Thrown> {
     raw.read_uninit(array, offset, &mut stack[..len]);
     raw.failed()
 }
@@ -509,19 +515,28 @@ pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
     out_offset: jint,
 ) {
     call(&mut env, (), |env| {
-        message(env, handle, nonce, nonce_len, aad, aad_len, opened_len(length), |key, raw, nonce, aad, len| {
-            let (in_offset, out_offset) = (size(in_offset, "offset")?, size(out_offset, "offset")?);
-            let fill = |buf: &mut [MaybeUninit<u8>]| {
-                raw.read_uninit(input, in_offset, buf);
-                raw.failed()
-            };
-            let in_place = || raw.same(input, output) && in_offset == out_offset;
-            let deliver = |plaintext: &[u8]| {
-                raw.write(output, out_offset, plaintext);
-                raw.failed()
-            };
-            open_native(key, nonce, aad, len, fill, in_place, deliver)
-        })
+        message(
+            env,
+            handle,
+            nonce,
+            nonce_len,
+            aad,
+            aad_len,
+            opened_len(length),
+            |key, raw, nonce, aad, len| {
+                let (in_offset, out_offset) = (size(in_offset, "offset")?, size(out_offset, "offset")?);
+                let fill = |buf: &mut [MaybeUninit<u8>]| {
+                    raw.read_uninit(input, in_offset, buf);
+                    raw.failed()
+                };
+                let in_place = || raw.same(input, output) && in_offset == out_offset;
+                let deliver = |plaintext: &[u8]| {
+                    raw.write(output, out_offset, plaintext);
+                    raw.failed()
+                };
+                open_native(key, nonce, aad, len, fill, in_place, deliver)
+            },
+        )
     })
 }
 
@@ -651,25 +666,42 @@ pub extern "system" fn Java_dev_gcmsiv_Native_openDirect<'l>(
     out_position: jint,
 ) {
     call(&mut env, (), |env| {
-        message(env, handle, nonce, nonce_len, aad, aad_len, opened_len(length), |key, raw, nonce, aad, len| {
-            let ((src, src_cap), (dst, dst_cap)) = (direct(raw, input)?, direct(raw, output)?);
-            let from = range(size(in_position, "position")?, len + key.tag_len(), src_cap)?;
-            let to = range(size(out_position, "position")?, len, dst_cap)?;
-            // SAFETY (the three closures): both ranges lie inside their
-            // buffers' memory (checked above); the copies go to and from
-            // native buffers of their lengths.
-            let fill = |buf: &mut [MaybeUninit<u8>]| {
-                assert_eq!(buf.len(), from.len());
-                unsafe { core::ptr::copy_nonoverlapping(src.add(from.start), buf.as_mut_ptr().cast(), from.len()) };
-                Ok(())
-            };
-            let in_place = || src.wrapping_add(from.start) == dst.wrapping_add(to.start);
-            let deliver = |plaintext: &[u8]| {
-                unsafe { core::ptr::copy_nonoverlapping(plaintext.as_ptr(), dst.add(to.start), plaintext.len()) };
-                Ok(())
-            };
-            open_native(key, nonce, aad, len, fill, in_place, deliver)
-        })
+        message(
+            env,
+            handle,
+            nonce,
+            nonce_len,
+            aad,
+            aad_len,
+            opened_len(length),
+            |key, raw, nonce, aad, len| {
+                let ((src, src_cap), (dst, dst_cap)) = (direct(raw, input)?, direct(raw, output)?);
+                let from = range(size(in_position, "position")?, len + key.tag_len(), src_cap)?;
+                let to = range(size(out_position, "position")?, len, dst_cap)?;
+                // SAFETY (the three closures): both ranges lie inside their
+                // buffers' memory (checked above); the copies go to and from
+                // native buffers of their lengths.
+                let fill = |buf: &mut [MaybeUninit<u8>]| {
+                    assert_eq!(buf.len(), from.len());
+                    unsafe {
+                        core::ptr::copy_nonoverlapping(
+                            src.add(from.start),
+                            buf.as_mut_ptr().cast(),
+                            from.len(),
+                        )
+                    };
+                    Ok(())
+                };
+                let in_place = || src.wrapping_add(from.start) == dst.wrapping_add(to.start);
+                let deliver = |plaintext: &[u8]| {
+                    unsafe {
+                        core::ptr::copy_nonoverlapping(plaintext.as_ptr(), dst.add(to.start), plaintext.len())
+                    };
+                    Ok(())
+                };
+                open_native(key, nonce, aad, len, fill, in_place, deliver)
+            },
+        )
     })
 }
 
