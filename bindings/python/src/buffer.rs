@@ -79,7 +79,7 @@ impl ByteView<'_> {
     }
 
     /// The bytes, if no one else can change them (a `bytes` object or a private copy).
-    fn immutable(&self) -> Option<&[u8]> {
+    pub(crate) fn immutable(&self) -> Option<&[u8]> {
         match self {
             ByteView::Bytes(bytes) => Some(bytes.as_bytes()),
             ByteView::Buffer(_) => None,
@@ -176,6 +176,19 @@ impl OutBuffer {
             unsafe { std::slice::from_raw_parts_mut(self.buffer.buf_ptr().cast::<MaybeUninit<u8>>(), len) }
         };
         Pending { dst, src, count, filled: &mut self.filled }
+    }
+}
+
+impl OutBuffer {
+    /// Copies `src` (memory private to this call, of this buffer's length) into it.
+    pub(crate) fn copy_from(&mut self, src: &[u8]) {
+        assert_eq!(src.len(), self.len(), "internal error: copy of another length");
+        if !src.is_empty() {
+            // SAFETY: the buffer is writable and C-contiguous with `len` one-byte items
+            // (checked in `byte_buffer` and `extract`) and stays exported while `self`
+            // lives; `src` is private memory, which cannot overlap it.
+            unsafe { ptr::copy_nonoverlapping(src.as_ptr(), self.buffer.buf_ptr().cast::<u8>(), src.len()) }
+        }
     }
 }
 

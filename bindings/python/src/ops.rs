@@ -140,13 +140,71 @@ pub(crate) fn decrypt_into<C: Aead>(
         return Err(buffer_size_error(len));
     }
     let aad = associated_data(aad);
-    let pending = out.fill_from(data, 0, len);
-    // On failure the core puts the ciphertext back: the caller's buffer never
-    // holds unauthenticated plaintext (pyca leaves it there), and a buffer
-    // that shares memory with `data` loses nothing.
-    run(py, len + aad.len(), || cipher.open(nonce.as_slice(), &aad, pending.finish(), &tag))
-        .map_err(to_py_err)?;
+    if len + aad.len() < GIL_RELEASE_BYTES {
+        // In the caller's buffer, under the GIL throughout: no Python thread runs while it
+        // holds plaintext not yet authenticated. On failure the core puts the ciphertext
+        // back (pyca leaves the plaintext there), and a buffer that shares memory with
+        // `data` loses nothing.
+        let pending = out.fill_from(data, 0, len);
+        cipher.open(nonce.as_slice(), &aad, pending.finish(), &tag).map_err(to_py_err)?;
+        return Ok(len);
+    }
+    // Without the GIL other threads run, and could read the caller's buffer while the
+    // core decrypts ahead of its tag check: the decryption runs in this thread's scratch
+    // memory, and the buffer gets the plaintext if authentic, else the ciphertext again.
+    let mut open = |scratch: &mut [u8]| {
+        let opened = cipher.open(nonce.as_slice(), &aad, scratch, &tag);
+        out.copy_from(scratch);
+        opened
+    };
+    match data.immutable() {
+        // A `bytes` input: everything without the GIL, the scratch buffer's set-up too.
+        Some(bytes) => py.detach(|| {
+            with_scratch(len, |scratch| {
+                scratch.copy_from_slice(&bytes[..len]);
+                open(scratch)
+            })
+        }),
+        // Any other is copied under the GIL, as Python code could change it.
+        None => with_scratch(len, |scratch| {
+            data.copy_to(0, scratch);
+            py.detach(|| open(scratch))
+        }),
+    }
+    .map_err(to_py_err)?;
     Ok(len)
+}
+
+/// Keeps a thread's scratch buffer between `decrypt_into` calls up to this size (a fresh
+/// one of a few MiB costs about as much in page faults as the decryption).
+const SCRATCH_KEEP: usize = 16 << 20;
+
+std::thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on `len` bytes of this thread's scratch buffer, zeroed after.
+fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
+    let mut fresh = Vec::new();
+    SCRATCH.with(|cell| {
+        let mut kept = cell.try_borrow_mut();
+        let buf = match kept.as_deref_mut() {
+            Ok(buf) => buf,
+            Err(_) => &mut fresh, // reentered (no path does): a buffer of its own
+        };
+        if buf.len() < len {
+            buf.resize(len, 0);
+        }
+        let out = f(&mut buf[..len]);
+        // A plain fill that `black_box` keeps (byte-wise volatile stores cost about as much
+        // as the decryption); the plaintext's other copy is in the caller's buffer anyway.
+        buf[..len].fill(0);
+        std::hint::black_box(&*buf);
+        if buf.len() > SCRATCH_KEEP {
+            *buf = Vec::new();
+        }
+        out
+    })
 }
 
 /// The items of a batch call, read and checked before any work.

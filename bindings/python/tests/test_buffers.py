@@ -144,3 +144,51 @@ def test_a_subclass_of_bytes_is_borrowed_like_bytes(cipher) -> None:
 
     data = Tagged(message(5000))
     assert cipher.encrypt(Tagged(NONCE), data, Tagged(b"ad")) == cipher.encrypt(NONCE, bytes(data), b"ad")
+
+
+@pytest.mark.parametrize("size", [100, 4079, 4080, 70_000])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_failed_decrypt_into_holds_the_ciphertext(cipher, size: int, in_place: bool) -> None:
+    """Below and above the GIL threshold (where the decryption moves to private memory)."""
+    forged = bytearray(cipher.encrypt(NONCE, message(size), b"ad"))
+    forged[-1] ^= 1
+    out = memoryview(forged)[:size] if in_place else bytearray(b"\x55" * size)
+    with pytest.raises(gcmsiv.InvalidTag):
+        cipher.decrypt_into(NONCE, forged, b"ad", out)
+    assert bytes(out) == bytes(forged[:size])
+
+
+def test_no_plaintext_seen_by_another_thread(cipher) -> None:
+    """While forged messages are opened into a buffer with the GIL released, a thread
+    watching that buffer never sees their plaintext (it did when the decryption ran in the
+    caller's buffer)."""
+    import threading
+
+    size = 4 << 20
+    # Sealed under other associated data: the keystream (from the tag, for AES-GCM-SIV) is
+    # the right one, so the unauthenticated plaintext is the real one.
+    sealed = cipher.encrypt(NONCE, b"\x5a" * size, b"other")
+    out = bytearray(size)
+    done = threading.Event()
+    seen = looks = 0
+
+    def watch() -> None:
+        nonlocal seen, looks
+        # Eight bytes of 0x5A in a row: the plaintext, not a chance byte of the ciphertext
+        # (which a failed call writes back).
+        rows = np.frombuffer(out, dtype=np.uint64)[::128]
+        while not done.is_set():
+            seen += int(np.count_nonzero(rows == 0x5A5A5A5A5A5A5A5A))
+            looks += 1
+
+    spy = threading.Thread(target=watch)
+    spy.start()
+    try:
+        for _ in range(16):
+            with pytest.raises(gcmsiv.InvalidTag):
+                cipher.decrypt_into(NONCE, sealed, None, out)
+    finally:
+        done.set()
+        spy.join()
+    assert looks > 0
+    assert seen == 0
