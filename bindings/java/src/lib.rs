@@ -482,12 +482,18 @@ pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
                 unsafe { core::ptr::copy_nonoverlapping(held_in.ptr.add(input_range.start), dst, len) };
             }
             // SAFETY: `out` lies inside the output array, held until this returns.
-            let sealed = unsafe { core::slice::from_raw_parts_mut(dst, out.len()) };
-            let (body, tag) = sealed.split_at_mut(len);
-            key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
-            Ok(())
+            seal_moved(key, nonce, aad, unsafe { core::slice::from_raw_parts_mut(dst, out.len()) }, len)
         })
     })
+}
+
+/// Seals the plaintext already moved into the first `len` bytes of `sealed`,
+/// the tag into the rest (all of it wiped if that fails, which the length
+/// checks before it leave no room for).
+fn seal_moved(key: &Cipher, nonce: &[u8], aad: &[u8], sealed: &mut [u8], len: usize) -> Result<(), Thrown> {
+    let (body, tag) = sealed.split_at_mut(len);
+    key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
+    Ok(())
 }
 
 /// `Native.open(handle, nonce, nonceLength, aad, aadLength, in, inOffset,
@@ -639,9 +645,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_sealDirect<'l>(
                 core::ptr::copy(src.add(from.start), dst.add(to.start), len);
                 core::slice::from_raw_parts_mut(dst.add(to.start), to.len())
             };
-            let (body, tag) = sealed.split_at_mut(len);
-            key.encrypt_in_place_detached(nonce, aad, body, tag).inspect_err(|_| wipe(sealed))?;
-            Ok(())
+            seal_moved(key, nonce, aad, sealed, len)
         })
     })
 }
