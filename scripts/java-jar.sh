@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Java binding as one JAR: the classes, the native library for
-# this platform inside it (loaded from there when no gcmsiv.library property
-# or java.library.path copy is given), the JCA provider registered for
-# ServiceLoader, and the sources beside it. Then checks that the JAR alone,
+# this platform inside it (loaded from there unless the gcmsiv.library
+# property names another; java.library.path is the fallback), the JCA
+# provider registered for ServiceLoader, and the sources beside it. Then checks that the JAR alone,
 # on a class path with nothing else, seals and opens through the provider.
 #
 #   scripts/java-jar.sh [OUT_DIR]     # default target/java-jar
@@ -56,6 +56,19 @@ public class Installed {
 JAVA
 javac -d "$out/check" -cp "$out/gcmsiv-$version.jar" "$out/check/Check.java" "$out/check/Installed.java"
 java -cp "$out/gcmsiv-$version.jar:$out/check" Check
+# Unpacked under a permissive umask, the library is still private to this user
+# (strace, where present, shows the file and directory modes).
+if command -v strace > /dev/null; then
+    (umask 000 && strace -f -e trace=openat,mkdir -o "$out/check/trace" \
+        java -cp "$out/gcmsiv-$version.jar:$out/check" Check > /dev/null)
+    grep -E 'gcmsiv[^"]*(libgcmsiv_java\.so|")' "$out/check/trace" | grep -E 'O_CREAT|mkdir' > "$out/check/created"
+    if grep -vqE '0700|0600' "$out/check/created"; then
+        cat "$out/check/created" >&2
+        echo "the unpacked library is not private to this user" >&2
+        exit 1
+    fi
+    echo "jar: unpacked privately under umask 000 ($(wc -l < "$out/check/created") creations checked)"
+fi
 # The next free entry after the JDK's own (they must be numbered without gaps).
 java_home=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')
 n=$(grep -c '^security\.provider\.[0-9]*=' "$java_home/conf/security/java.security")

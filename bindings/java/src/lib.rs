@@ -31,6 +31,8 @@ enum Thrown {
     Misuse(String),
     /// A JNI call threw; its exception is the one to leave pending.
     Pending,
+    /// Native memory for a scratch buffer could not be had.
+    OutOfMemory,
 }
 
 impl From<Error> for Thrown {
@@ -56,6 +58,9 @@ fn call<'l, T>(
     let (class, message) = match outcome {
         Ok(Ok(value)) => return value,
         Ok(Err(Thrown::Pending)) => return fallback,
+        Ok(Err(Thrown::OutOfMemory)) => {
+            ("java/lang/OutOfMemoryError", "gcmsiv: no native memory for the decryption's buffer".to_owned())
+        }
         Ok(Err(Thrown::Core(Error::Authentication))) => {
             ("javax/crypto/AEADBadTagException", "authentication failed".to_owned())
         }
@@ -330,7 +335,7 @@ type Stack = [MaybeUninit<u8>; STACK_MAX + 16];
 /// it may not run in a Java array, where other Java threads can read it. Kept
 /// between calls up to [`SCRATCH_KEEP`] bytes (a fresh buffer of a few MiB
 /// costs about as much in page faults as the decryption), wiped after each.
-const SCRATCH_KEEP: usize = 16 << 20;
+const SCRATCH_KEEP: usize = 4 << 20;
 
 std::thread_local! {
     static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
@@ -590,12 +595,13 @@ fn open_native(
         // SAFETY: `fill` wrote `sealed_len` bytes (it did not fail).
         return open(unsafe { initialized(stack, sealed_len) });
     }
-    with_scratch(sealed_len, |scratch| {
+    let opened = with_scratch(sealed_len, |scratch| {
         // SAFETY: the same memory, as bytes that may be unwritten; `fill`
         // only writes initialized bytes.
         fill(unsafe { &mut *(core::ptr::from_mut(scratch) as *mut [MaybeUninit<u8>]) })?;
         open(scratch)
-    })
+    });
+    opened.unwrap_or(Err(Thrown::OutOfMemory))
 }
 
 /// A direct `ByteBuffer`'s memory and capacity.
@@ -709,8 +715,19 @@ pub extern "system" fn Java_dev_gcmsiv_Native_openDirect<'l>(
     })
 }
 
-/// Runs `f` on `len` bytes of this thread's scratch buffer, wiped after.
-fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
+/// Runs `f` on `len` bytes of this thread's scratch buffer, wiped after (also
+/// if `f` panics); `None` if that memory cannot be had.
+fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> Option<T> {
+    /// Wipes its bytes when dropped, and lets a buffer above the kept size go.
+    struct Used<'a>(&'a mut Vec<u8>, usize);
+    impl Drop for Used<'_> {
+        fn drop(&mut self) {
+            wipe(&mut self.0[..self.1]);
+            if self.0.len() > SCRATCH_KEEP {
+                *self.0 = Vec::new();
+            }
+        }
+    }
     let mut fresh = Vec::new();
     SCRATCH.with(|cell| {
         let mut kept = cell.try_borrow_mut();
@@ -719,14 +736,11 @@ fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
             Err(_) => &mut fresh, // reentered (no path does): a buffer of its own
         };
         if buf.len() < len {
+            buf.try_reserve_exact(len - buf.len()).ok()?;
             buf.resize(len, 0);
         }
-        let out = f(&mut buf[..len]);
-        wipe(&mut buf[..len]);
-        if buf.len() > SCRATCH_KEEP {
-            *buf = Vec::new();
-        }
-        out
+        let used = Used(buf, len);
+        Some(f(&mut used.0[..len]))
     })
 }
 

@@ -6,7 +6,7 @@ use crate::InvalidTag;
 use crate::buffer::{ByteView, NewBytes, OutBuffer, Pending};
 use crate::cipher::{Aead, NONCE_MAX, OpenJob, SealJob, TAG_LEN, to_py_err};
 use gcmsiv::Error;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use std::borrow::Cow;
@@ -170,21 +170,35 @@ pub(crate) fn decrypt_into<C: Aead>(
             data.copy_to(0, scratch);
             py.detach(|| open(scratch))
         }),
-    }
+    }?
     .map_err(to_py_err)?;
     Ok(len)
 }
 
 /// Keeps a thread's scratch buffer between `decrypt_into` calls up to this size (a fresh
 /// one of a few MiB costs about as much in page faults as the decryption).
-const SCRATCH_KEEP: usize = 16 << 20;
+const SCRATCH_KEEP: usize = 4 << 20;
 
 std::thread_local! {
     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on `len` bytes of this thread's scratch buffer, zeroed after.
-fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
+/// Runs `f` on `len` bytes of this thread's scratch buffer, zeroed after (also if `f`
+/// panics); `MemoryError` if that memory cannot be had.
+fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> PyResult<T> {
+    /// Zeroes its bytes when dropped (a plain fill that `black_box` keeps: byte-wise
+    /// volatile stores cost about as much as the decryption; the plaintext's other copy is
+    /// in the caller's buffer anyway), and lets a buffer above the kept size go.
+    struct Used<'a>(&'a mut Vec<u8>, usize);
+    impl Drop for Used<'_> {
+        fn drop(&mut self) {
+            self.0[..self.1].fill(0);
+            std::hint::black_box(&*self.0);
+            if self.0.len() > SCRATCH_KEEP {
+                *self.0 = Vec::new();
+            }
+        }
+    }
     let mut fresh = Vec::new();
     SCRATCH.with(|cell| {
         let mut kept = cell.try_borrow_mut();
@@ -193,17 +207,11 @@ fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
             Err(_) => &mut fresh, // reentered (no path does): a buffer of its own
         };
         if buf.len() < len {
+            buf.try_reserve_exact(len - buf.len()).map_err(|_| PyMemoryError::new_err(()))?;
             buf.resize(len, 0);
         }
-        let out = f(&mut buf[..len]);
-        // A plain fill that `black_box` keeps (byte-wise volatile stores cost about as much
-        // as the decryption); the plaintext's other copy is in the caller's buffer anyway.
-        buf[..len].fill(0);
-        std::hint::black_box(&*buf);
-        if buf.len() > SCRATCH_KEEP {
-            *buf = Vec::new();
-        }
-        out
+        let used = Used(buf, len);
+        Ok(f(&mut used.0[..len]))
     })
 }
 

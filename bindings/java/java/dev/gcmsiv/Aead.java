@@ -177,8 +177,9 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
     /**
      * Encrypts the plaintext's remaining bytes and writes ciphertext || tag at the output's
      * position, advancing both buffers' positions (the input's to its limit); returns the bytes
-     * written. Direct buffers are used in place, without a copy; the two may share memory, in any
-     * overlap. On any exception neither position moves.
+     * written. Direct buffers are sealed in place in their memory, without a copy; the two may
+     * share memory, in any overlap, but may not be the same object (use {@code duplicate()}, as
+     * for {@code Cipher.doFinal}). On any exception neither position moves.
      *
      * @throws java.nio.BufferOverflowException if the output has fewer than {@code
      *     plaintext.remaining() + tagLength()} bytes remaining
@@ -197,8 +198,9 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
      * output's position, as {@link #encrypt(byte[], ByteBuffer, byte[], ByteBuffer)}. The
      * decryption runs in native memory and only an authentic plaintext is written.
      *
-     * @throws AEADBadTagException if it is not authentic (or shorter than a tag); no plaintext is
-     *     written then, and neither position moves
+     * @throws AEADBadTagException if it is not authentic (or shorter than a tag); neither position
+     *     moves, and the output's range holds zeroes (or, sharing the input's memory at the same
+     *     place, the ciphertext; overlapping it elsewhere, the zeroes overwrite part of it)
      */
     public int decrypt(byte[] nonce, ByteBuffer sealed, byte[] aad, ByteBuffer out) throws AEADBadTagException {
         return crypt(false, nonce, aad, aad == null ? 0 : aad.length, sealed, out);
@@ -209,6 +211,9 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
             throws AEADBadTagException {
         Objects.requireNonNull(nonce, "nonce");
         Objects.checkFromIndexSize(0, aadLength, aad == null ? 0 : aad.length);
+        if (in == out) {
+            throw new IllegalArgumentException("gcmsiv: the input and output are one buffer object (use duplicate())");
+        }
         if (out.isReadOnly()) {
             throw new java.nio.ReadOnlyBufferException();
         }
@@ -247,7 +252,12 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
                 if (seal) {
                     encrypt(nonce, aad, aadLength, src, 0, length, dst, 0);
                 } else {
-                    decrypt(nonce, aad, aadLength, src, 0, length, dst, 0);
+                    try {
+                        decrypt(nonce, aad, aadLength, src, 0, length, dst, 0);
+                    } catch (AEADBadTagException e) {
+                        out.duplicate().put(dst); // zeroes, as the other paths leave
+                        throw e;
+                    }
                 }
                 out.duplicate().put(dst);
             } finally {

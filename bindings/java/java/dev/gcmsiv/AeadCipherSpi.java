@@ -361,7 +361,8 @@ public abstract class AeadCipherSpi extends CipherSpi {
     }
 
     /**
-     * A whole message from one ByteBuffer into another: direct buffers in place, without copies
+     * A whole message from one ByteBuffer into another: direct buffers through their memory (a
+     * seal in place; an open through native memory, as always), heap ones through their arrays
      * (after earlier {@code update} calls, through the buffered path).
      */
     @Override

@@ -2,9 +2,10 @@ package dev.gcmsiv;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 
@@ -20,30 +21,56 @@ final class Native {
 
     /**
      * Loads the library: the file named by the system property {@code gcmsiv.library}; else the one
-     * in this JAR for this platform (copied to a private temporary file, loaded, and deleted); else
-     * {@code gcmsiv_java} from {@code java.library.path}.
+     * in this JAR for this platform (copied into a temporary directory only this user can enter,
+     * loaded, and deleted); else, or if that one does not load, {@code gcmsiv_java} from {@code
+     * java.library.path}.
      */
     static {
         String path = System.getProperty("gcmsiv.library");
         if (path != null) {
             System.load(path);
-        } else if (!loadFromJar()) {
-            System.loadLibrary("gcmsiv_java");
+        } else {
+            UnsatisfiedLinkError bundled = null;
+            try {
+                if (loadFromJar()) {
+                    bundled = null;
+                } else {
+                    System.loadLibrary("gcmsiv_java");
+                }
+            } catch (UnsatisfiedLinkError e) {
+                bundled = e;
+            }
+            if (bundled != null) {
+                try {
+                    System.loadLibrary("gcmsiv_java");
+                } catch (UnsatisfiedLinkError e) {
+                    e.addSuppressed(bundled);
+                    throw e;
+                }
+            }
         }
     }
 
+    /** Loads the JAR's library for this platform; false if the JAR has none. */
     private static boolean loadFromJar() {
         try (InputStream in = Native.class.getResourceAsStream(resource())) {
             if (in == null) {
                 return false;
             }
-            Path file = Files.createTempFile("gcmsiv", ".so",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            // A directory of our own (mode 700), and the file created new inside it (600): no
+            // other user can replace the library between the copy and the load.
+            Path dir = Files.createTempDirectory("gcmsiv",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path file = dir.resolve("libgcmsiv_java.so");
             try {
-                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE)) {
+                    in.transferTo(out);
+                }
                 System.load(file.toAbsolutePath().toString());
             } finally {
                 Files.deleteIfExists(file); // the loaded library stays mapped
+                Files.deleteIfExists(dir);
             }
             return true;
         } catch (IOException e) {

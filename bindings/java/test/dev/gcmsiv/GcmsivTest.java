@@ -230,8 +230,11 @@ public final class GcmsivTest {
                 bad.duplicate().put(sealed);
                 bad.put(n + t - 1, (byte) (bad.get(n + t - 1) ^ 1));
                 java.nio.ByteBuffer dst = buffer(outDirect, n);
+                byte[] marks = new byte[n];
+                Arrays.fill(marks, (byte) 0x55);
+                dst.duplicate().put(marks);
                 throwsA(AEADBadTagException.class, "bb forgery " + how, () -> aead.decrypt(nonce, bad, aad, dst));
-                check(bad.position() == 0 && dst.position() == 0 && Arrays.equals(bytes(dst, 0, n), new byte[n]), "bb forgery leaves " + how);
+                check(bad.position() == 0 && dst.position() == 0 && Arrays.equals(bytes(dst, 0, n), new byte[n]), "bb forgery zeroes " + how);
             }
             // One buffer, in place and shifted.
             for (int shift : new int[] {0, 3, -3}) {
@@ -246,6 +249,9 @@ public final class GcmsivTest {
                 check(Arrays.equals(bytes(one, 4, n), pt), "bb shared open " + shift + " " + at);
             }
         }
+        java.nio.ByteBuffer same = java.nio.ByteBuffer.allocateDirect(n + t);
+        throwsA(IllegalArgumentException.class, "bb one object", () -> aead.encrypt(nonce, same, aad, same));
+        check(same.position() == 0, "bb one object: nothing moved");
         throwsA(java.nio.BufferOverflowException.class, "bb short output", () -> aead.encrypt(nonce, java.nio.ByteBuffer.wrap(pt), aad, java.nio.ByteBuffer.allocateDirect(n + t - 1)));
         throwsA(java.nio.ReadOnlyBufferException.class, "bb read-only output", () -> aead.encrypt(nonce, java.nio.ByteBuffer.wrap(pt), aad, java.nio.ByteBuffer.allocate(n + t).asReadOnlyBuffer()));
     }
@@ -464,6 +470,27 @@ public final class GcmsivTest {
             check(Arrays.equals(got, want), "encrypt into a ByteBuffer " + direct);
             ours.init(Cipher.DECRYPT_MODE, k, new GCMParameterSpec(128, new byte[] {1, 2, 3}));
             check(ours.update(java.nio.ByteBuffer.wrap(want, 0, 50), none) == 0, "decrypt update into no room");
+        }
+        // doFinal(ByteBuffer, ByteBuffer) without update: slices at offsets in their arrays.
+        for (boolean direct : new boolean[] {false, true}) {
+            byte[] pt = new byte[3000];
+            new Random(5).nextBytes(pt);
+            GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+            Cipher ours = Cipher.getInstance("AES/GCM-SIV/NoPadding", PROVIDER);
+            ours.init(Cipher.ENCRYPT_MODE, k, spec);
+            java.nio.ByteBuffer src = buffer(direct, pt.length + 9).position(9).slice();
+            src.duplicate().put(pt);
+            java.nio.ByteBuffer dst = buffer(direct, pt.length + 16 + 7).position(7).slice();
+            ours.updateAAD(new byte[] {1, 2});
+            check(ours.doFinal(src, dst) == pt.length + 16, "JCA ByteBuffer seal count");
+            try (AesGcmSiv direct2 = new AesGcmSiv(new byte[32])) {
+                check(Arrays.equals(bytes(dst, 0, pt.length + 16), direct2.encrypt(new byte[12], pt, new byte[] {1, 2})), "JCA ByteBuffer seal at offsets " + direct);
+            }
+            ours.init(Cipher.DECRYPT_MODE, k, spec);
+            ours.updateAAD(new byte[] {1, 2});
+            java.nio.ByteBuffer back = buffer(direct, pt.length + 5).position(5).slice();
+            check(ours.doFinal(dst.flip(), back) == pt.length, "JCA ByteBuffer open count");
+            check(Arrays.equals(bytes(back, 0, pt.length), pt), "JCA ByteBuffer open at offsets " + direct);
         }
         // Installed: found by name alone.
         java.security.Security.addProvider(PROVIDER);
