@@ -10,7 +10,9 @@
 //!
 //! Covered: AES-128/256-GCM-SIV seal and open, AES-128/256-GCM seal and open
 //! (96-bit and other IV lengths, full and truncated tags), GMAC compute and
-//! verify, and AES-128/256-GCM-SIV batches, on every backend the CPU has.
+//! verify, and AES-128/256-GCM-SIV batches, on every backend the CPU has; and
+//! the C ABI's key set-up, combined calls and batches for all four
+//! algorithms (what the Go binding runs).
 //!
 //! Secrets marked here: the key (before the cipher is constructed, so the key
 //! schedule, GCM's hash key and every GCM-SIV per-nonce record key are
@@ -145,6 +147,10 @@ pub fn run(self_test_leak: bool) -> ExitCode {
             check_gcm::<Aes256Gcm>(backend, &mut rng, on_valgrind, &mut opens),
             check_gmac::<Aes128Gcm>(backend, &mut rng, on_valgrind, &mut opens),
             check_gmac::<Aes256Gcm>(backend, &mut rng, on_valgrind, &mut opens),
+            check_c_abi(gcmsiv_c::GCMSIV_AES_128_GCM_SIV, 16, backend, &mut rng, on_valgrind, &mut opens),
+            check_c_abi(gcmsiv_c::GCMSIV_AES_256_GCM_SIV, 16, backend, &mut rng, on_valgrind, &mut opens),
+            check_c_abi(gcmsiv_c::GCMSIV_AES_128_GCM, 16, backend, &mut rng, on_valgrind, &mut opens),
+            check_c_abi(gcmsiv_c::GCMSIV_AES_256_GCM, 12, backend, &mut rng, on_valgrind, &mut opens),
         ] {
             match result {
                 Ok(line) => println!("ctgrind: {line}"),
@@ -264,6 +270,276 @@ fn check_cipher<C: Cipher>(
         LENGTHS.len(),
         AAD_LENS.len()
     ))
+}
+
+/// The C ABI (`crates/gcmsiv-c`, which the Go binding calls): one algorithm
+/// and tag length on one backend, through `gcmsiv_key_new_ex`, the combined
+/// `gcmsiv_encrypt` and `gcmsiv_decrypt` (into a separate buffer and in
+/// place, valid and tampered), and a batch of nine with three tampered, every
+/// length with and without associated data. The ABI adds checks, copies and
+/// a wipe on failure around the core: none may branch on or index with a
+/// secret. The reference is the Rust `Cipher` with nothing marked. Counts
+/// the decryptions (batch items one by one) in `opens`.
+fn check_c_abi(
+    algorithm: core::ffi::c_int,
+    tag_len: usize,
+    backend: Backend,
+    rng: &mut Rng,
+    on_valgrind: bool,
+    opens: &mut usize,
+) -> Result<String, String> {
+    use gcmsiv_c::*;
+    let (rust_algorithm, key_len) = match algorithm {
+        GCMSIV_AES_128_GCM_SIV => (gcmsiv::Algorithm::Aes128GcmSiv, 16),
+        GCMSIV_AES_256_GCM_SIV => (gcmsiv::Algorithm::Aes256GcmSiv, 32),
+        GCMSIV_AES_128_GCM => (gcmsiv::Algorithm::Aes128Gcm, 16),
+        _ => (gcmsiv::Algorithm::Aes256Gcm, 32),
+    };
+    let backend_code = match backend {
+        Backend::Portable => GCMSIV_BACKEND_PORTABLE,
+        Backend::AesNiClmul => GCMSIV_BACKEND_AESNI_CLMUL,
+        _ => GCMSIV_BACKEND_AESNI_VAES,
+    };
+    let who = format!("C ABI {rust_algorithm:?} ({tag_len}-byte tags) {}", backend.name());
+    let mut calls = 0usize;
+    for len in LENGTHS {
+        for aad_len in AAD_LENS {
+            let case = format!("{who}, {len}-byte message, {aad_len}-byte AAD");
+            let fail = |what: &str| format!("{case}: {what}");
+            let mut key = vec![0u8; key_len];
+            rng.fill(&mut key);
+            let nonce: [u8; 12] = rng.bytes();
+            let aad = random_vec(rng, aad_len);
+            let plaintext = random_vec(rng, len);
+
+            // Reference: the Rust API, nothing marked.
+            let reference = gcmsiv::Cipher::new(rust_algorithm, &key, tag_len, backend)
+                .map_err(|e| fail(&e.to_string()))?;
+            let mut expected = plaintext.clone();
+            expected.resize(len + tag_len, 0);
+            let (body, tag) = expected.split_at_mut(len);
+            reference.encrypt_in_place_detached(&nonce, &aad, body, tag).map_err(|e| fail(&e.to_string()))?;
+            drop(reference);
+
+            // The checked run: the key secret before the C call sets it up.
+            valgrind::mark_secret(&mut key[..]);
+            let mut handle: *mut GcmsivKey = core::ptr::null_mut();
+            // SAFETY: pointers with their lengths, a writable handle slot.
+            let code = unsafe {
+                gcmsiv_key_new_ex(&mut handle, algorithm, key.as_ptr(), key.len(), tag_len, backend_code)
+            };
+            if code != GCMSIV_OK {
+                return Err(fail(&format!("gcmsiv_key_new_ex: {code}")));
+            }
+            let result =
+                c_abi_case(handle, &nonce, &aad, &plaintext, &expected, on_valgrind, opens, &mut calls);
+            // SAFETY: the handle from gcmsiv_key_new_ex, freed once.
+            unsafe { gcmsiv_key_free(handle) };
+            result.map_err(|e| fail(&e))?;
+        }
+    }
+    // A batch of nine short messages with three tampered (AES-GCM keys run
+    // them one by one through the same ABI).
+    let mut key = vec![0u8; key_len];
+    rng.fill(&mut key);
+    let reference = gcmsiv::Cipher::new(rust_algorithm, &key, tag_len, backend).map_err(|e| e.to_string())?;
+    let nonces: Vec<[u8; 12]> = (0..9).map(|_| rng.bytes()).collect();
+    let texts: Vec<Vec<u8>> =
+        (0..9).map(|i| random_vec(rng, [0, 1, 16, 17, 64, 16, 16, 100, 33][i])).collect();
+    let aad = random_vec(rng, 21);
+    valgrind::mark_secret(&mut key[..]);
+    let mut handle: *mut GcmsivKey = core::ptr::null_mut();
+    // SAFETY: as above.
+    let code =
+        unsafe { gcmsiv_key_new_ex(&mut handle, algorithm, key.as_ptr(), key.len(), tag_len, backend_code) };
+    if code != GCMSIV_OK {
+        return Err(format!("{who} batch: gcmsiv_key_new_ex: {code}"));
+    }
+    let result = c_abi_batch(handle, &reference, tag_len, &nonces, &texts, &aad, on_valgrind, opens);
+    // SAFETY: as above.
+    unsafe { gcmsiv_key_free(handle) };
+    result.map_err(|e| format!("{who} batch: {e}"))?;
+    calls += 3;
+    Ok(format!(
+        "{who}: {calls} calls ({} lengths x {} AAD lengths x encrypt, decrypt to another buffer and in \
+         place, decrypt tampered; batches of nine): ok",
+        LENGTHS.len(),
+        AAD_LENS.len()
+    ))
+}
+
+/// One message through the C calls under `handle` (its key marked secret):
+/// an encryption of the secret plaintext, decryptions of the secret sealed
+/// message into another buffer and in place, and of a tampered one.
+#[allow(clippy::too_many_arguments)]
+fn c_abi_case(
+    handle: *mut gcmsiv_c::GcmsivKey,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    plaintext: &[u8],
+    expected: &[u8],
+    on_valgrind: bool,
+    opens: &mut usize,
+    calls: &mut usize,
+) -> Result<(), String> {
+    use gcmsiv_c::*;
+    let len = plaintext.len();
+    let mut message = plaintext.to_vec();
+    valgrind::mark_secret(&mut message[..]);
+    let mut sealed = vec![0u8; expected.len()];
+    let mut written = 0usize;
+    // SAFETY: pointers with their lengths, the live key.
+    let code = unsafe {
+        gcmsiv_encrypt(
+            sealed.as_mut_ptr(),
+            sealed.len(),
+            &mut written,
+            message.as_ptr(),
+            len,
+            aad.as_ptr(),
+            aad.len(),
+            nonce.as_ptr(),
+            12,
+            handle,
+        )
+    };
+    *calls += 1;
+    expect_secret(on_valgrind, "sealed", &sealed)?;
+    valgrind::declassify(&mut sealed[..]);
+    if code != GCMSIV_OK || written != expected.len() || sealed != expected {
+        return Err(format!("gcmsiv_encrypt: {code}, or output other than the reference"));
+    }
+    for in_place in [false, true] {
+        valgrind::mark_secret(&mut sealed[..]);
+        let mut out = vec![0u8; len];
+        let target = if in_place { sealed.as_mut_ptr() } else { out.as_mut_ptr() };
+        // SAFETY: as above (in place: the output is the input, as the ABI allows).
+        let code = unsafe {
+            gcmsiv_decrypt(
+                target,
+                sealed.len(),
+                &mut written,
+                sealed.as_ptr(),
+                sealed.len(),
+                aad.as_ptr(),
+                aad.len(),
+                nonce.as_ptr(),
+                12,
+                handle,
+            )
+        };
+        *calls += 1;
+        *opens += 1;
+        let opened = if in_place { &mut sealed[..len] } else { &mut out[..] };
+        expect_secret(on_valgrind, "opened", opened)?;
+        valgrind::declassify(opened);
+        if code != GCMSIV_OK || written != len || opened != plaintext {
+            return Err(format!("gcmsiv_decrypt (in place: {in_place}): {code}, or the wrong plaintext"));
+        }
+        sealed.copy_from_slice(expected);
+    }
+    let mut forged = expected.to_vec();
+    forged[len + (len % (expected.len() - len))] ^= 1; // a tag byte
+    valgrind::mark_secret(&mut forged[..]);
+    let mut out = vec![0x55u8; len];
+    // SAFETY: as above.
+    let code = unsafe {
+        gcmsiv_decrypt(
+            out.as_mut_ptr(),
+            out.len(),
+            &mut written,
+            forged.as_ptr(),
+            forged.len(),
+            aad.as_ptr(),
+            aad.len(),
+            nonce.as_ptr(),
+            12,
+            handle,
+        )
+    };
+    *calls += 1;
+    *opens += 1;
+    valgrind::declassify(&mut out[..]);
+    if code != GCMSIV_ERR_AUTHENTICATION || written != 0 || out.iter().any(|&b| b != 0) {
+        return Err(format!("a forgery gave {code}, or left bytes in the output"));
+    }
+    Ok(())
+}
+
+/// A batch through `gcmsiv_encrypt_batch` and `gcmsiv_decrypt_batch` (items
+/// 1, 4 and 7 tampered on the way back), checked against the Rust `Cipher`.
+#[allow(clippy::too_many_arguments)]
+fn c_abi_batch(
+    handle: *mut gcmsiv_c::GcmsivKey,
+    reference: &gcmsiv::Cipher,
+    tag_len: usize,
+    nonces: &[[u8; 12]],
+    texts: &[Vec<u8>],
+    aad: &[u8],
+    on_valgrind: bool,
+    opens: &mut usize,
+) -> Result<(), String> {
+    use gcmsiv_c::*;
+    let mut data: Vec<Vec<u8>> = texts.to_vec();
+    for d in &mut data {
+        valgrind::mark_secret(&mut d[..]);
+    }
+    let item = |i: usize, d: &mut Vec<u8>| GcmsivBatchItem {
+        npub: nonces[i].as_ptr(),
+        npub_len: 12,
+        ad: aad.as_ptr(),
+        ad_len: aad.len(),
+        data: d.as_mut_ptr(),
+        data_len: d.len(),
+        tag: [0; 16],
+        status: 0,
+    };
+    let mut items: Vec<GcmsivBatchItem> = data.iter_mut().enumerate().map(|(i, d)| item(i, d)).collect();
+    // SAFETY: items pointing at live buffers of their lengths; the live key.
+    let code = unsafe { gcmsiv_encrypt_batch(items.as_mut_ptr(), items.len(), handle) };
+    let mut tags: Vec<[u8; 16]> = items.iter().map(|it| it.tag).collect();
+    drop(items);
+    for (i, (d, t)) in data.iter_mut().zip(&mut tags).enumerate() {
+        expect_secret(on_valgrind, "batch ciphertext", d)?;
+        valgrind::declassify(&mut d[..]);
+        valgrind::declassify(&mut t[..]);
+        let mut want = texts[i].clone();
+        let mut want_tag = [0u8; 16];
+        reference
+            .encrypt_in_place_detached(&nonces[i], aad, &mut want, &mut want_tag[..tag_len])
+            .map_err(|e| e.to_string())?;
+        if code != GCMSIV_OK || *d != want || t[..tag_len] != want_tag[..tag_len] {
+            return Err(format!("item {i}: gcmsiv_encrypt_batch {code}, or output other than the reference"));
+        }
+    }
+    let sealed = data.clone();
+    for (i, t) in tags.iter_mut().enumerate() {
+        if i % 3 == 1 {
+            t[i % tag_len] ^= 1;
+        }
+    }
+    for d in &mut data {
+        valgrind::mark_secret(&mut d[..]);
+    }
+    let mut items: Vec<GcmsivBatchItem> = data.iter_mut().enumerate().map(|(i, d)| item(i, d)).collect();
+    for (it, t) in items.iter_mut().zip(&tags) {
+        it.tag = *t;
+        valgrind::mark_secret(&mut it.tag);
+    }
+    // SAFETY: as above.
+    let code = unsafe { gcmsiv_decrypt_batch(items.as_mut_ptr(), items.len(), handle) };
+    *opens += items.len();
+    let statuses: Vec<i32> = items.iter().map(|it| it.status).collect();
+    drop(items);
+    for (i, d) in data.iter_mut().enumerate() {
+        valgrind::declassify(&mut d[..]);
+        let (want_status, want) =
+            if i % 3 == 1 { (GCMSIV_ERR_AUTHENTICATION, &sealed[i]) } else { (GCMSIV_OK, &texts[i]) };
+        if code != GCMSIV_OK || statuses[i] != want_status || d != want {
+            return Err(format!("item {i}: gcmsiv_decrypt_batch {code}, status {}", statuses[i]));
+        }
+    }
+    Ok(())
 }
 
 /// AES-GCM: seals and opens (valid and tampered tag) every length, with and

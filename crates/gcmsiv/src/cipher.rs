@@ -195,11 +195,12 @@ impl Cipher {
                 aad,
                 buffer,
             )?),
+            // The length checked above, not the tag's own (see `Tag::padded`).
             Inner::Aes128Gcm(c) => {
-                tag.copy_from_slice(c.encrypt_in_place_detached(nonce, aad, buffer)?.as_bytes())
+                tag.copy_from_slice(&c.encrypt_in_place_detached(nonce, aad, buffer)?.padded()[..tag.len()])
             }
             Inner::Aes256Gcm(c) => {
-                tag.copy_from_slice(c.encrypt_in_place_detached(nonce, aad, buffer)?.as_bytes())
+                tag.copy_from_slice(&c.encrypt_in_place_detached(nonce, aad, buffer)?.padded()[..tag.len()])
             }
         }
         Ok(())
