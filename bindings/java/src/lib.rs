@@ -3,15 +3,20 @@
 //! The Java classes (`java/dev/gcmsiv`) are the public API; what is thrown
 //! from here: `javax.crypto.AEADBadTagException` for every authentication
 //! failure, `IllegalArgumentException` for misuse (before any work),
-//! `IllegalStateException` for a closed key, and `RuntimeException` for an
+//! `IllegalStateException` for a closed key, `OutOfMemoryError` when a
+//! decryption's native buffer cannot be had, and `RuntimeException` for an
 //! internal error (a panic, caught here: none unwinds into the JVM).
 //!
 //! How bytes cross: a message of up to [`STACK_MAX`] bytes is copied by the
 //! JVM into a buffer on the native stack and the result copied back (a copy
-//! of plaintext is wiped); a longer one is processed in the Java arrays
-//! themselves, held with `GetPrimitiveArrayCritical` (no copy; the garbage
-//! collector waits meanwhile), and so is a batch's arena. Only the output
-//! range is written, and no reference to an array is kept after a call.
+//! of plaintext is wiped). A longer seal runs in the Java arrays themselves,
+//! held with `GetPrimitiveArrayCritical` (no copy; the garbage collector
+//! waits meanwhile), and so does a batch's arena (a private array). A longer
+//! open is decrypted in this thread's native [`SCRATCH`] buffer and copied out
+//! only if authentic: no Java thread can see plaintext before the tag check.
+//! Direct `ByteBuffer`s are used through their memory, opens again through
+//! native buffers. Only the output range is written, and no reference to an
+//! array is kept after a call.
 
 use core::mem::MaybeUninit;
 use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
@@ -96,18 +101,22 @@ fn backend_numbered(backend: jint) -> Result<Backend, Thrown> {
     })
 }
 
-/// A `Vec` zeroed when dropped: the Java key bytes' copy.
+/// A `Vec` zeroed when dropped, byte by byte with volatile stores (a key is
+/// a few dozen bytes): the Java key bytes' copy.
 mod zeroize_copy {
     pub struct Wiped(pub Vec<u8>);
 
     impl Drop for Wiped {
         fn drop(&mut self) {
-            super::wipe(&mut self.0);
+            for b in self.0.iter_mut() {
+                // SAFETY: a valid, aligned, exclusive reference.
+                unsafe { core::ptr::write_volatile(b, 0) };
+            }
         }
     }
 }
 
-/// Zeroes `buf` (plaintext copies, key bytes): a plain fill that the
+/// Zeroes `buf` (plaintext copies): a plain fill that the
 /// `black_box` after it keeps (byte-wise volatile stores cost a cycle or
 /// more a byte, as much as the cipher itself on short messages). `black_box`
 /// is documented as best effort; the fill is in the generated code today
@@ -220,18 +229,11 @@ impl Raw {
     /// Copies `out.len()` bytes from `array[offset..]` (the JVM checks the
     /// bounds: a pending exception if they are wrong, see [`Self::failed`]).
     fn read(self, array: sys::jbyteArray, offset: usize, out: &mut [u8]) {
-        if !out.is_empty() {
-            // SAFETY: `out` is writable for its length; the JVM checks the range.
-            unsafe {
-                (self.table().GetByteArrayRegion.expect("JNI"))(
-                    self.0,
-                    array,
-                    offset as sys::jsize,
-                    out.len() as sys::jsize,
-                    out.as_mut_ptr().cast(),
-                )
-            }
-        }
+        // SAFETY: the same memory seen as bytes that may be unwritten; the JVM
+        // writes only initialized bytes into it.
+        self.read_uninit(array, offset, unsafe {
+            &mut *(core::ptr::from_mut(out) as *mut [MaybeUninit<u8>])
+        });
     }
 
     /// [`Self::read`] into memory not yet written.
