@@ -21,5 +21,12 @@ if grep -q -i "warning\|fatal error" "$out/log.txt"; then
     exit 1
 fi
 
+# The JCA provider under the JDK's TLS (JSSE), with a throwaway self-signed key.
+rm -f "$out/tls.p12"
+keytool -genkeypair -alias localhost -keyalg EC -groupname secp256r1 -dname CN=localhost -validity 2 \
+    -storetype PKCS12 -keystore "$out/tls.p12" -storepass changeit -keypass changeit > /dev/null 2>&1
+java -Dgcmsiv.library="$PWD/target/release/libgcmsiv_java.so" -cp "$out/classes" \
+    dev.gcmsiv.TlsTest "$out/tls.p12"
+
 # The one-JAR build, and the JAR alone on a class path.
 bash scripts/java-jar.sh target/java-jar
