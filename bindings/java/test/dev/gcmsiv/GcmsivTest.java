@@ -422,6 +422,13 @@ public final class GcmsivTest {
         c.init(Cipher.DECRYPT_MODE, k, c.getParameters());
         check(new String(c.doFinal(sealed)).equals("random nonce"), "parameters round trip");
         c.init(Cipher.ENCRYPT_MODE, k, new IvParameterSpec(new byte[12]));
+        c.update("all in ".getBytes());
+        c.update("update".getBytes());
+        byte[] viaUpdates = c.doFinal(); // no input at the end
+        try (AesGcmSiv same = new AesGcmSiv(new byte[32])) {
+            check(Arrays.equals(viaUpdates, same.encrypt(new byte[12], "all in update".getBytes(), null)), "doFinal() after updates");
+        }
+        c.init(Cipher.ENCRYPT_MODE, k, new IvParameterSpec(new byte[12]));
         c.update(new byte[3]);
         throwsA(IllegalStateException.class, "AAD after data", () -> c.updateAAD(new byte[1]));
         c.init(Cipher.DECRYPT_MODE, k, new GCMParameterSpec(128, new byte[12]));
