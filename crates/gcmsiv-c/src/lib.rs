@@ -431,6 +431,18 @@ unsafe fn wipe(ptr: *mut u8, len: usize) {
     }
 }
 
+/// Writes `len` to `*out`, if `out` is not NULL (a combined call's output
+/// length: 0 until the call has succeeded).
+///
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn report_len(out: *mut usize, len: usize) {
+    if !out.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { out.write(len) };
+    }
+}
+
 /// Encrypts: writes ciphertext || tag (`m_len` + tag bytes) to `c`, its
 /// length to `*c_len` (if not NULL; 0 on failure). `c` may be `m` itself (in
 /// place, with room for the tag); it must not otherwise overlap `m`, nor
@@ -453,10 +465,8 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
     npub_len: usize,
     key: *const GcmsivKey,
 ) -> c_int {
-    if !c_len.is_null() {
-        // SAFETY: writable by the contract.
-        unsafe { c_len.write(0) };
-    }
+    // SAFETY: `c_len` is NULL or writable by the contract.
+    unsafe { report_len(c_len, 0) };
     let checked = || {
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
@@ -477,9 +487,9 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
     let (body, tag) = (c, c.wrapping_add(m_len));
     // SAFETY: `c` covers `sealed_len` writable bytes: the body, then the tag.
     let code = unsafe { seal_detached(key, body, tag, m, m_len, ad, ad_len, npub, npub_len) };
-    if code == GCMSIV_OK && !c_len.is_null() {
-        // SAFETY: writable by the contract.
-        unsafe { c_len.write(sealed_len) };
+    if code == GCMSIV_OK {
+        // SAFETY: as above.
+        unsafe { report_len(c_len, sealed_len) };
     }
     code
 }
@@ -506,10 +516,8 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
     npub_len: usize,
     key: *const GcmsivKey,
 ) -> c_int {
-    if !m_len.is_null() {
-        // SAFETY: writable by the contract.
-        unsafe { m_len.write(0) };
-    }
+    // SAFETY: `m_len` is NULL or writable by the contract.
+    unsafe { report_len(m_len, 0) };
     let checked = || {
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
@@ -531,9 +539,9 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
     let tag = c.wrapping_add(body_len);
     // SAFETY: `c` covers `c_len` readable bytes: the body, then the tag.
     let code = unsafe { open_detached(key, m, c, body_len, tag, key.tag_len(), ad, ad_len, npub, npub_len) };
-    if code == GCMSIV_OK && !m_len.is_null() {
-        // SAFETY: writable by the contract.
-        unsafe { m_len.write(body_len) };
+    if code == GCMSIV_OK {
+        // SAFETY: as above.
+        unsafe { report_len(m_len, body_len) };
     }
     code
 }

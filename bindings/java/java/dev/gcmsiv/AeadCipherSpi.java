@@ -74,17 +74,26 @@ public abstract class AeadCipherSpi extends CipherSpi {
 
         void append(byte[] src, int offset, int len) {
             Objects.checkFromIndexSize(offset, len, src.length);
-            if (len == 0) {
-                return;
-            }
+            System.arraycopy(src, offset, room(len), length, len);
+            length += len;
+        }
+
+        /** The remaining bytes of {@code src}, which it consumes. */
+        void append(java.nio.ByteBuffer src) {
+            int len = src.remaining();
+            src.get(room(len), length, len);
+            length += len;
+        }
+
+        /** The array, grown (the old one wiped) to hold {@code len} more bytes. */
+        private byte[] room(int len) {
             int need = Math.addExact(length, len);
             if (need > bytes.length) {
                 byte[] grown = Arrays.copyOf(bytes, Math.max(need, Math.min(Integer.MAX_VALUE - 8, 2 * bytes.length)));
                 Arrays.fill(bytes, (byte) 0);
                 bytes = grown;
             }
-            System.arraycopy(src, offset, bytes, length, len);
-            length = need;
+            return bytes;
         }
 
         void reset() {
@@ -269,30 +278,30 @@ public abstract class AeadCipherSpi extends CipherSpi {
         }
     }
 
-    @Override
-    protected void engineUpdateAAD(byte[] src, int offset, int len) {
+    /** {@link #ready}, and no message bytes yet: associated data comes first. */
+    private void readyForAad() {
         ready();
         if (data.length > 0) {
             throw new IllegalStateException("gcmsiv: associated data must come before the message");
         }
+    }
+
+    @Override
+    protected void engineUpdateAAD(byte[] src, int offset, int len) {
+        readyForAad();
         aad.append(src, offset, len);
     }
 
     @Override
     protected void engineUpdateAAD(java.nio.ByteBuffer src) {
-        engineUpdateAAD(new byte[0], 0, 0); // the state checks, before the buffer is read
-        byte[] bytes = new byte[src.remaining()];
-        src.get(bytes);
-        engineUpdateAAD(bytes, 0, bytes.length);
+        readyForAad();
+        aad.append(src);
     }
 
     @Override
     protected int engineUpdate(java.nio.ByteBuffer input, java.nio.ByteBuffer output) {
         ready();
-        byte[] bytes = new byte[input.remaining()];
-        input.get(bytes);
-        data.append(bytes, 0, bytes.length);
-        Arrays.fill(bytes, (byte) 0);
+        data.append(input);
         return 0; // buffered until doFinal, whatever room the output has
     }
 
