@@ -197,6 +197,21 @@ func (a *AEAD) Backend() string {
 	return name
 }
 
+// BackendBits is the width of the widest vector registers the key's backend
+// uses on this CPU: 64 (portable), 128 (aesni-clmul), 256 or 512 (aesni-vaes:
+// 512 where the CPU has AVX-512 and runs it at full clock).
+func (a *AEAD) BackendBits() int {
+	var bits int
+	a.with(func(k *C.gcmsiv_key) { bits = int(C.gcmsiv_key_backend_bits(k)) })
+	return bits
+}
+
+// BackendDescription is the backend's name with its width, as
+// "aesni-vaes (512-bit)", the form the Rust library and the CLI print.
+func (a *AEAD) BackendDescription() string {
+	return fmt.Sprintf("%s (%d-bit)", a.Backend(), a.BackendBits())
+}
+
 // NonceSize is the nonce length Seal and Open take.
 func (a *AEAD) NonceSize() int { return a.nonceSize }
 

@@ -23,6 +23,10 @@ export class GcmsivError extends Error {
 declare class Aead {
   /** The code this key runs on. */
   readonly backend: string;
+  /** The widest vector registers it uses on this CPU: 64, 128, 256 or 512. */
+  readonly backendBits: number;
+  /** The backend with its width, as "aesni-vaes (512-bit)". */
+  readonly backendDescription: string;
   /** Bytes a sealed message adds: the tag. */
   readonly tagLength: number;
   /** ciphertext || tag, a new Buffer. */

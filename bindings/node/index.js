@@ -67,6 +67,23 @@ class Aead {
     }
   }
 
+  /**
+   * The widest vector registers this key's code uses on this CPU: 64
+   * (portable), 128 (aesni-clmul), 256 or 512 (aesni-vaes).
+   */
+  get backendBits() {
+    try {
+      return this.#key.backendBits;
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /** The backend with its width, as "aesni-vaes (512-bit)". */
+  get backendDescription() {
+    return `${this.backend} (${this.backendBits}-bit)`;
+  }
+
   /** Bytes a sealed message adds: the tag. */
   get tagLength() {
     try {

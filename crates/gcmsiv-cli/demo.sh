@@ -11,6 +11,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sample="$here/examples/sample.txt"
 
+gcmsiv info
 gcmsiv keygen -o "$work/demo.key"
 gcmsiv encrypt -k "$work/demo.key" -o "$work/sample.txt.gcmsiv" "$sample"
 gcmsiv decrypt -k "$work/demo.key" -o "$work/sample.txt" "$work/sample.txt.gcmsiv"

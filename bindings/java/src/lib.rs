@@ -190,6 +190,17 @@ pub extern "system" fn Java_dev_gcmsiv_Native_backend<'l>(
     })
 }
 
+/// `Native.backendBits(handle)`: the backend's register width on this CPU.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_backendBits<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jint {
+    // SAFETY: the Java class's contract for handles.
+    call(&mut env, 0, |_| Ok(unsafe { cipher(handle) }?.backend().register_bits() as jint))
+}
+
 /// `Native.tagLength(handle)`.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_gcmsiv_Native_tagLength<'l>(

@@ -94,6 +94,12 @@ impl NativeKey {
         Ok(self.cipher()?.backend().name().to_owned())
     }
 
+    /// The widest vector registers the key's backend uses on this CPU.
+    #[napi(getter, catch_unwind)]
+    pub fn backend_bits(&self) -> Result<u32> {
+        Ok(self.cipher()?.backend().register_bits())
+    }
+
     /// The tag length of this key's ciphertexts.
     #[napi(getter, catch_unwind)]
     pub fn tag_length(&self) -> Result<u32> {

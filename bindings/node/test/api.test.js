@@ -20,6 +20,18 @@ test('any byte view in, Buffers out; the same bytes whatever the view', () => {
   assert.throws(() => aead.encrypt('nonce', pt), TypeError);
   assert.strictEqual(aead.tagLength, 16);
   assert.match(aead.backend, /^(portable|aesni-clmul|aesni-vaes)$/);
+  const widths = { portable: [64], 'aesni-clmul': [128], 'aesni-vaes': [256, 512] };
+  for (const backend of ['portable', 'aesni-clmul', 'aesni-vaes']) {
+    let keyed;
+    try {
+      keyed = new AesGcmSiv(key, { backend });
+    } catch (err) {
+      assert.strictEqual(err.code, 'ERR_GCMSIV_BACKEND_UNAVAILABLE');
+      continue;
+    }
+    assert.ok(widths[backend].includes(keyed.backendBits), `${backend}: ${keyed.backendBits}`);
+    assert.strictEqual(keyed.backendDescription, `${backend} (${keyed.backendBits}-bit)`);
+  }
 });
 
 test('misuse is a GcmsivError with its code', () => {

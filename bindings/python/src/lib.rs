@@ -212,12 +212,21 @@ fn backend() -> &'static str {
     gcmsiv::Backend::select().name()
 }
 
+/// The widest vector registers :func:`backend`'s code uses on this CPU: ``64``
+/// (portable), ``128`` (aesni-clmul), ``256`` or ``512`` (aesni-vaes: 512 where
+/// the CPU has AVX-512 and runs it at full clock).
+#[pyfunction]
+fn backend_bits() -> u32 {
+    gcmsiv::Backend::select().register_bits()
+}
+
 #[pymodule]
 fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AESGCMSIV>()?;
     m.add_class::<AESGCM>()?;
     m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
+    m.add_function(wrap_pyfunction!(backend_bits, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -16,9 +16,11 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_exports() -> None:
-    assert set(gcmsiv.__all__) == {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend"}
+    assert set(gcmsiv.__all__) == {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"}
     assert re.fullmatch(r"\d+\.\d+\.\d+", gcmsiv.__version__)
     assert gcmsiv.backend() in ("aesni-vaes", "aesni-clmul", "portable")
+    widths = {"portable": {64}, "aesni-clmul": {128}, "aesni-vaes": {256, 512}}
+    assert gcmsiv.backend_bits() in widths[gcmsiv.backend()]
     for name in ("AESGCMSIV", "AESGCM", "InvalidTag"):
         assert getattr(gcmsiv, name).__module__ == "gcmsiv"
 

@@ -5,9 +5,11 @@
 //! noise on a shared machine hits all of them alike, so the ratios hold even
 //! when the absolute numbers wander.
 //!
-//! Run: `cargo run --release -p gcmsiv-bench` (`-- --quick` for a short run;
-//! `-- --only single,limits --sizes 16,1024 --keys 128` to narrow it;
-//! `--backend aesni-clmul` measures that backend where a faster one exists).
+//! Run: `cargo run --release -p gcmsiv-bench` (`-- --help` lists the options:
+//! `--quick` for a short run; `--only single,limits --sizes 16,1024 --keys 128`
+//! to narrow it; `--backend aesni-clmul` measures that backend where a faster
+//! one exists; `scripts/bench.sh --max-width 256` measures the 256-bit path
+//! on a CPU with AVX-512, exactly as a CPU without it runs).
 
 mod batch;
 mod fixed;
@@ -67,8 +69,54 @@ fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> V
     samples.iter_mut().map(|s| median(s)).collect()
 }
 
-/// Our backend for every table: `--backend NAME` (`aesni-clmul`, `aesni-vaes`,
-/// `portable`), else the one `Backend::select` picks.
+/// Throughput of gcmsiv against aws-lc-rs, ring and RustCrypto, in one process,
+/// round-robin: median TSC cycles per byte, and ratios (above 1: ours faster).
+#[derive(clap::Parser, Debug)]
+#[command(name = "gcmsiv-bench")]
+struct Args {
+    /// A short run: 15 rounds instead of 61
+    #[arg(long)]
+    quick: bool,
+    /// Our backend for every table; default: the one `Backend::select` picks
+    #[arg(long, value_name = "NAME", value_parser = ["portable", "aesni-clmul", "aesni-vaes"])]
+    backend: Option<String>,
+    /// The widest registers ours may use. 128 takes aesni-clmul; 256 on a CPU
+    /// with AVX-512 needs a build with the test-only width cap, which
+    /// `scripts/bench.sh --max-width 256` makes (and runs)
+    #[arg(long, value_name = "BITS", value_parser = one_of::<u32>(&[128, 256, 512]))]
+    max_width: Option<u32>,
+    /// Message sizes in bytes, comma-separated (the IPI row keeps its own mix)
+    #[arg(long, value_name = "BYTES,...", value_delimiter = ',', value_parser = positive)]
+    sizes: Vec<usize>,
+    /// Key sizes in bits, comma-separated
+    #[arg(long, value_name = "BITS,...", value_delimiter = ',', value_parser = one_of::<usize>(&[128, 256]))]
+    keys: Vec<usize>,
+    /// Sections to run, comma-separated; default: all
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "parallel", "gcm", "ratio", "limits", "fixed"])]
+    only: Vec<String>,
+}
+
+/// A parser for numbers from a fixed set.
+fn one_of<T>(allowed: &'static [T]) -> impl Fn(&str) -> Result<T, String> + Clone
+where
+    T: std::str::FromStr + PartialEq + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |s| match s.parse::<T>() {
+        Ok(v) if allowed.contains(&v) => Ok(v),
+        _ => Err(format!("one of {}", allowed.iter().map(T::to_string).collect::<Vec<_>>().join(", "))),
+    }
+}
+
+/// A message size: a whole number of bytes, at least 1.
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("a number of bytes, at least 1".into()),
+    }
+}
+
+/// Our backend for every table (`--backend`, `--max-width`), else the one
+/// `Backend::select` picks.
 static BACKEND: std::sync::OnceLock<gcmsiv::Backend> = std::sync::OnceLock::new();
 
 /// The backend our side of every table runs on.
@@ -76,41 +124,51 @@ pub fn backend() -> gcmsiv::Backend {
     *BACKEND.get_or_init(gcmsiv::Backend::select)
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    if let Some(i) = args.iter().position(|a| a == "--backend") {
-        let name = &args[i + 1];
-        let chosen = gcmsiv::Backend::available()
-            .into_iter()
-            .flatten()
+/// Picks our backend from the options, or says why it cannot.
+fn choose_backend(args: &Args) -> Result<gcmsiv::Backend, String> {
+    let available: Vec<gcmsiv::Backend> = gcmsiv::Backend::available().into_iter().flatten().collect();
+    let chosen = match (&args.backend, args.max_width) {
+        (Some(name), _) => *available
+            .iter()
             .find(|b| b.name() == name)
-            .unwrap_or_else(|| panic!("--backend {name}: not a backend this CPU has"));
-        BACKEND.set(chosen).expect("backend set once");
+            .ok_or_else(|| format!("--backend {name}: not a backend this CPU has"))?,
+        (None, Some(128)) => *available
+            .iter()
+            .rfind(|b| b.register_bits() <= 128)
+            .expect("the portable backend is always there"),
+        (None, _) => gcmsiv::Backend::select(),
+    };
+    if let Some(max) = args.max_width
+        && chosen.register_bits() > max
+    {
+        return Err(format!(
+            "--max-width {max}: {chosen} is wider; run `scripts/bench.sh --max-width {max}`, which builds \
+             with RUSTFLAGS='--cfg gcmsiv_max_width=\"{max}\"'"
+        ));
     }
-    // `--sizes 16,64,1024` restricts the table (the IPI row still uses its mix).
-    let sizes: Vec<usize> = match args.iter().position(|a| a == "--sizes") {
-        Some(i) => args[i + 1].split(',').map(|s| s.parse().expect("--sizes takes numbers")).collect(),
-        None => SIZES.to_vec(),
-    };
-    // `--keys 128` or `--keys 256` measures one key size.
-    let key_sizes: Vec<usize> = match args.iter().position(|a| a == "--keys") {
-        Some(i) => vec![args[i + 1].parse().expect("--keys takes 128 or 256")],
-        None => vec![128, 256],
-    };
-    let rounds = if quick { 15 } else { 61 };
+    Ok(chosen)
+}
+
+fn main() {
+    let args = <Args as clap::Parser>::parse();
+    match choose_backend(&args) {
+        Ok(chosen) => BACKEND.set(chosen).expect("backend set once"),
+        Err(why) => {
+            eprintln!("gcmsiv-bench: {why}");
+            std::process::exit(2);
+        }
+    }
+    let sizes = if args.sizes.is_empty() { SIZES.to_vec() } else { args.sizes.clone() };
+    let key_sizes = if args.keys.is_empty() { vec![128, 256] } else { args.keys.clone() };
+    let rounds = if args.quick { 15 } else { 61 };
     let ghz = tsc_ghz();
     println!("# gcmsiv benchmark: TSC cycles per byte (median of {rounds} interleaved rounds)");
     println!(
         "# TSC {ghz:.2} GHz; GB/s = {ghz:.2} / (c/B); ratio = peer c/B / ours c/B (above 1: ours faster)"
     );
-    println!("# our backend: {}", backend().name());
+    println!("# our backend: {}", backend());
 
-    // `--only single,batch` runs only the named sections (of single, batch,
-    // parallel, gcm, ratio, limits, fixed); without it, all of them.
-    let only: Option<Vec<String>> =
-        args.iter().position(|a| a == "--only").map(|i| args[i + 1].split(',').map(str::to_owned).collect());
-    let run = |section: &str| only.as_ref().is_none_or(|o| o.iter().any(|s| s == section));
+    let run = |section: &str| args.only.is_empty() || args.only.iter().any(|s| s == section);
     if run("single") {
         for &key_bits in &key_sizes {
             for op in [Op::Seal, Op::Open] {

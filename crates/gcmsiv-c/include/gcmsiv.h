@@ -102,6 +102,7 @@ int gcmsiv_key_new_gcm_short_tag_hazardous(gcmsiv_key **key_out, int algorithm, 
 void gcmsiv_key_free(gcmsiv_key *key);                   /* NULL is ignored */
 size_t gcmsiv_key_tag_bytes(const gcmsiv_key *key);      /* tag length of this key */
 const char *gcmsiv_key_backend(const gcmsiv_key *key);   /* "portable", "aesni-clmul", ... */
+int gcmsiv_key_backend_bits(const gcmsiv_key *key);      /* its registers: 64, 128, 256 or 512 */
 
 /* Combined: c = ciphertext || tag, m_len + tag bytes (c_cap at least that).
  * *c_len (may be NULL) gets the length written, 0 on failure. c may be m. */

@@ -408,6 +408,17 @@ pub unsafe extern "C" fn gcmsiv_key_backend(key: *const GcmsivKey) -> *const c_c
     name.as_ptr().cast()
 }
 
+/// The widest vector registers a key's backend uses on this CPU (64 for the
+/// portable backend, 128, 256 or 512), as `Backend::register_bits`; 0 for NULL.
+///
+/// # Safety
+/// `key` is NULL or a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_backend_bits(key: *const GcmsivKey) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe { key_ref(key) }.map_or(0, |k| k.cipher.backend().register_bits() as c_int)
+}
+
 // ---------------------------------------------------------------- one message
 
 /// Fails with `GCMSIV_ERR_OVERLAP` if the output `[out, out + out_len)`

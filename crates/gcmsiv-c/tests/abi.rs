@@ -571,6 +571,7 @@ fn sizes_and_names() {
     for backend in backends() {
         let k = Key::siv(&[1; 32], backend);
         assert_eq!(text(unsafe { gcmsiv_key_backend(k.0) }), backend.name());
+        assert_eq!(unsafe { gcmsiv_key_backend_bits(k.0) } as u32, backend.register_bits());
         assert_eq!(gcmsiv_backend_available(code_of(backend)), 1);
     }
     for code in 0..=12 {

@@ -61,6 +61,8 @@ pub enum Command {
     /// Decrypt a file or standard input
     #[command(after_help = DECRYPT_EXAMPLES)]
     Decrypt(DecryptArgs),
+    /// Show the version, and which AES code this CPU runs (backend and register width)
+    Info,
 }
 
 #[derive(Debug, Args)]

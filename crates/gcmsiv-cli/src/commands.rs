@@ -1,4 +1,4 @@
-//! The three subcommands, each in the order that keeps the user's data safe: check
+//! The subcommands, each in the order that keeps the user's data safe: check
 //! every argument and file first, then ask for secrets, then do the work, then make
 //! the output final.
 
@@ -22,6 +22,18 @@ use crate::{passphrase, progress};
 const KEY_FILE_MAX: u64 = 4096;
 
 const TO_TERMINAL_HINT: &str = "use -o FILE or redirect standard output";
+
+/// `gcmsiv info`: the version, the backend files are encrypted on, and the
+/// others this CPU could run, each with its register width.
+pub fn info() -> Result<(), Failure> {
+    let available: Vec<String> =
+        gcmsiv::Backend::available().into_iter().flatten().map(|b| b.to_string()).collect();
+    println!("gcmsiv {}", env!("CARGO_PKG_VERSION"));
+    println!("backend: {}", gcmsiv::Backend::select());
+    println!("available: {}", available.join(", "));
+    println!("threads: {}", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    Ok(())
+}
 
 pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
     let key = MasterKey::generate()

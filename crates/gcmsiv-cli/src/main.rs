@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Keygen(args) => commands::keygen(args),
         Command::Encrypt(args) => start_pool(&args.common).and_then(|()| commands::encrypt(args)),
         Command::Decrypt(args) => start_pool(&args.common).and_then(|()| commands::decrypt(args)),
+        Command::Info => commands::info(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

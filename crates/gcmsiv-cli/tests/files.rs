@@ -177,6 +177,25 @@ fn help_has_examples() {
     }
 }
 
+#[test]
+fn info_names_the_backend_and_its_width() {
+    let out = run({
+        let mut cmd = gcmsiv();
+        cmd.arg("info");
+        cmd
+    });
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(&format!("gcmsiv {}\n", env!("CARGO_PKG_VERSION"))), "{text}");
+    // The tool's backend is the library's choice, printed with its width.
+    let chosen = gcmsiv::Backend::select();
+    assert!(
+        text.contains(&format!("\nbackend: {} ({}-bit)\n", chosen.name(), chosen.register_bits())),
+        "{text}"
+    );
+    assert!(text.contains("available: portable (64-bit)"), "{text}");
+}
+
 /// Starts an encryption fed slowly through a pipe, with --force over an existing
 /// output; waits until its temporary file has data; then signals it.
 fn interrupted_encryption(signal: &str) -> (Scratch, std::process::ExitStatus) {

@@ -12,7 +12,7 @@ fn main() -> Result<(), Error> {
     // A fixed demo key; real keys are 32 random bytes from the OS.
     let key: [u8; 32] = core::array::from_fn(|i| i as u8);
     let cipher = Aes256GcmSiv::new(&key);
-    println!("backend: {}", cipher.backend().name());
+    println!("backend: {}", cipher.backend());
 
     let nonce = [0x42u8; 12]; // deliberately reused below
     let aad = b"invoice-2026-11";

@@ -11,19 +11,26 @@ const LENGTHS: &[usize] = &[
     8208,
 ];
 
+/// The test-only width cap this build was made with (`--cfg
+/// gcmsiv_max_width`), in bits.
+const WIDTH_CAP: u32 = if cfg!(gcmsiv_max_width = "128") {
+    128
+} else if cfg!(gcmsiv_max_width = "256") {
+    256
+} else {
+    512
+};
+
 #[test]
 fn hardware_backend_is_used_where_the_cpu_has_it() {
     #[cfg(target_arch = "x86_64")]
     {
-        let hw = std::arch::is_x86_feature_detected!("aes")
-            && std::arch::is_x86_feature_detected!("pclmulqdq")
-            && std::arch::is_x86_feature_detected!("ssse3")
-            && std::arch::is_x86_feature_detected!("sse4.1");
-        let wide = hw
-            && std::arch::is_x86_feature_detected!("avx")
-            && std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("vaes")
-            && std::arch::is_x86_feature_detected!("vpclmulqdq");
+        use std::arch::is_x86_feature_detected as has;
+        let hw = has!("aes") && has!("pclmulqdq") && has!("ssse3") && has!("sse4.1");
+        // VAES and VPCLMULQDQ need AVX2 and the AVX state, not AVX-512.
+        let wide =
+            WIDTH_CAP >= 256 && hw && has!("avx") && has!("avx2") && has!("vaes") && has!("vpclmulqdq");
+        let zmm = WIDTH_CAP >= 512 && wide && has!("avx512f") && has!("avx512bw") && has!("avx512vl");
         assert_eq!(backends().contains(&Backend::AesNiClmul), hw);
         assert_eq!(backends().contains(&Backend::AesNiVaes), wide);
         let chosen = gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend();
@@ -36,6 +43,23 @@ fn hardware_backend_is_used_where_the_cpu_has_it() {
         for b in backends() {
             assert_eq!(gcmsiv::Aes256GcmSiv::with_backend(&[0; 32], b).unwrap().backend(), b);
             assert_eq!(gcmsiv::Aes128Gcm::with_backend(&[0; 16], 16, b).unwrap().backend(), b);
+        }
+        // 512-bit registers wherever the CPU has AVX-512, but on Intel Ice
+        // Lake and Tiger Lake (family 6, the models below), where they lower
+        // the clock. Read here from CPUID directly, not from the crate.
+        // SAFETY: CPUID exists on every x86-64 CPU (a safe function in recent Rust).
+        #[allow(unused_unsafe)]
+        let (leaf0, eax) = unsafe { (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1).eax) };
+        let intel = &[leaf0.ebx, leaf0.edx, leaf0.ecx].map(u32::to_le_bytes).concat() == b"GenuineIntel";
+        let model = (eax >> 4 & 0xf) | (eax >> 16 & 0xf) << 4;
+        let family = eax >> 8 & 0xf;
+        let slow_zmm = intel && family == 6 && [0x6A, 0x6C, 0x7D, 0x7E, 0x9D, 0x8C, 0x8D].contains(&model);
+        let bits = if zmm && !slow_zmm { 512 } else { 256 };
+        assert_eq!(Backend::AesNiVaes.register_bits(), bits);
+        assert_eq!(Backend::AesNiClmul.register_bits(), 128);
+        assert_eq!(Backend::Portable.register_bits(), 64);
+        if wide {
+            assert_eq!(Backend::AesNiVaes.to_string(), format!("aesni-vaes ({bits}-bit)"));
         }
     }
 }

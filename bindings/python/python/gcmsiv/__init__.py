@@ -6,6 +6,6 @@ same names, and add batch calls (``encrypt_many``, ``decrypt_many``) that releas
 once for many messages. See the package README for the few deliberate differences.
 """
 
-from gcmsiv._gcmsiv import AESGCM, AESGCMSIV, InvalidTag, __version__, backend
+from gcmsiv._gcmsiv import AESGCM, AESGCMSIV, InvalidTag, __version__, backend, backend_bits
 
-__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend"]
+__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"]

@@ -6,13 +6,16 @@ from typing import Self, final
 from typing_extensions import Buffer
 
 __version__: str
-__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend"]
+__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"]
 
 class InvalidTag(Exception):
     """Authentication failed. Raised for every decryption failure, with no detail."""
 
 def backend() -> str:
     """The backend a new key runs on: ``"aesni-vaes"``, ``"aesni-clmul"`` or ``"portable"``."""
+
+def backend_bits() -> int:
+    """Its widest vector registers on this CPU: 64, 128, 256 or 512."""
 
 # (nonce, data, associated_data), as the arguments of encrypt and decrypt.
 _Item = tuple[Buffer, Buffer, Buffer | None]

@@ -22,8 +22,8 @@ int main(void) {
         fprintf(stderr, "%s\n", gcmsiv_strerror(rc)); /* "authentication failed" */
         return 1;
     }
-    printf("%.*s (%zu bytes sealed, on %s)\n", (int)opened_len, opened, sealed_len,
-           gcmsiv_key_backend(k));
+    printf("%.*s (%zu bytes sealed, on %s, %d-bit)\n", (int)opened_len, opened, sealed_len,
+           gcmsiv_key_backend(k), gcmsiv_key_backend_bits(k));
     gcmsiv_key_free(k);
     return 0;
 }

@@ -358,11 +358,14 @@ pub enum Backend {
     /// has AVX, the kernels for messages of up to 128 bytes use its
     /// three-operand forms.
     AesNiClmul,
-    /// [`Backend::AesNiClmul`] with VAES, VPCLMULQDQ and AVX2 as well: the
-    /// bulk CTR and POLYVAL passes run two blocks per instruction in 256-bit
-    /// registers, and, where the CPU also has AVX-512 (F, BW, VL), four per
-    /// instruction in 512-bit registers for inputs of 1 KiB and more (CTR
-    /// from 256 bytes).
+    /// [`Backend::AesNiClmul`] with VAES, VPCLMULQDQ and AVX2 as well (AMD
+    /// Zen 3 and later, Intel Ice Lake and Alder Lake and later): the bulk CTR
+    /// and POLYVAL passes run two blocks per instruction in 256-bit registers,
+    /// and, where the CPU also has AVX-512 F, BW and VL (AMD Zen 4 and later,
+    /// Intel Sapphire Rapids and later), four per instruction in 512-bit
+    /// registers for inputs of 1 KiB and more (CTR from 256 bytes). Intel Ice
+    /// Lake and Tiger Lake keep to 256 bits: 512-bit instructions lower their
+    /// clock. [`Backend::register_bits`] says which width this CPU runs.
     AesNiVaes,
 }
 
@@ -402,5 +405,29 @@ impl Backend {
             Backend::AesNiClmul => "aesni-clmul",
             Backend::AesNiVaes => "aesni-vaes",
         }
+    }
+
+    /// The widest vector registers this backend's kernels use on this CPU:
+    /// 64 for the portable backend (general-purpose registers), 128 for
+    /// [`Backend::AesNiClmul`], 256 or 512 for [`Backend::AesNiVaes`] (512
+    /// where the CPU has AVX-512 and runs it at full clock; 256 where the CPU
+    /// lacks the backend).
+    pub fn register_bits(self) -> u32 {
+        match self {
+            Backend::Portable => 64,
+            Backend::AesNiClmul => 128,
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesNiVaes => x86_64::Features::detect_wide().map_or(256, |f| f.register_bits()),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::AesNiVaes => 256,
+        }
+    }
+}
+
+/// The name and the register width, as `aesni-vaes (512-bit)`: what reports
+/// and `--version` lines print.
+impl core::fmt::Display for Backend {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} ({}-bit)", self.name(), self.register_bits())
     }
 }

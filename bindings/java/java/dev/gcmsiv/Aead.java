@@ -75,6 +75,25 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
         }
     }
 
+    /**
+     * The widest vector registers the key's backend uses on this CPU: 64 (portable), 128
+     * (aesni-clmul), 256 or 512 (aesni-vaes: 512 where the CPU has AVX-512 at full clock).
+     */
+    public int backendBits() {
+        handle.lock.readLock().lock();
+        try {
+            return Native.backendBits(live());
+        } finally {
+            handle.lock.readLock().unlock();
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** The backend with its width, as {@code "aesni-vaes (512-bit)"}. */
+    public String backendDescription() {
+        return backend() + " (" + backendBits() + "-bit)";
+    }
+
     /** Bytes the tag adds to each message. */
     public int tagLength() {
         handle.lock.readLock().lock();

@@ -89,6 +89,8 @@ final class Native {
 
     static native String backend(long handle);
 
+    static native int backendBits(long handle);
+
     static native int tagLength(long handle);
 
     /** Writes ciphertext || tag of in[inOffset, +length) at out[outOffset..]; aad may be null. */

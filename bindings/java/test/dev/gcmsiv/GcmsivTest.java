@@ -569,6 +569,21 @@ public final class GcmsivTest {
         check(new String(aead.decrypt(new byte[12], sealed, new byte[0])).equals("hello"), "null aad = empty");
         check(aead.tagLength() == 16, "tag length");
         check(List.of("portable", "aesni-clmul", "aesni-vaes").contains(aead.backend()), "backend " + aead.backend());
+        for (Backend b : Backend.values()) {
+            if (b == Backend.AUTO || !b.isAvailable()) {
+                continue;
+            }
+            try (AesGcmSiv keyed = new AesGcmSiv(new byte[32], b)) {
+                int bits = keyed.backendBits();
+                List<Integer> widths = switch (keyed.backend()) {
+                    case "portable" -> List.of(64);
+                    case "aesni-clmul" -> List.of(128);
+                    default -> List.of(256, 512);
+                };
+                check(widths.contains(bits), keyed.backend() + ": " + bits + "-bit");
+                check(keyed.backendDescription().equals(keyed.backend() + " (" + bits + "-bit)"), keyed.backendDescription());
+            }
+        }
         throwsA(NullPointerException.class, "null nonce", () -> aead.encrypt(null, new byte[1], null));
         aead.close();
         aead.close();
@@ -578,6 +593,7 @@ public final class GcmsivTest {
         throwsA(IllegalStateException.class, "decryptMany after close", () -> aead.decryptMany(new byte[][] {new byte[12]}, new byte[][] {sealed}, null));
         throwsA(IllegalStateException.class, "backend after close", aead::backend);
         throwsA(IllegalStateException.class, "tag length after close", aead::tagLength);
+        throwsA(IllegalStateException.class, "backend bits after close", aead::backendBits);
         throwsA(IllegalArgumentException.class, "negative tag length", () -> new AesGcm(new byte[16], -1, Backend.AUTO));
         try (AesGcm gcm = new AesGcm(new byte[16], 12, Backend.AUTO)) {
             byte[] s = gcm.encrypt(new byte[7], "seven".getBytes(), null);

@@ -47,6 +47,7 @@ use super::array;
 
 mod aesni;
 mod clmul;
+mod cpu;
 mod group;
 mod long;
 mod partial;
@@ -57,17 +58,14 @@ mod vaes;
 pub(crate) use aesni::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
 
-cpufeatures::new!(cpuid_aes_clmul, "aes", "pclmulqdq", "ssse3", "sse4.1");
-cpufeatures::new!(cpuid_avx, "avx");
-cpufeatures::new!(cpuid_vaes, "avx", "avx2", "vaes", "vpclmulqdq");
-cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw", "avx512vl");
-
 /// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if
 /// `avx`, AVX too (for the short kernels' AVX forms, `short.rs`), and, if
 /// `wide`, AVX, AVX2, VAES and VPCLMULQDQ, and, if `zmm`, AVX-512 F, BW and VL
-/// besides.
+/// besides (with what rustc makes each imply; `cpu.rs` says which).
 ///
-/// Constructed only by [`Features::detect`] and [`Features::detect_wide`].
+/// Constructed only by [`Features::detect`] and [`Features::detect_wide`]
+/// from the one detection in `cpu.rs`, and in tests from one of theirs with a
+/// flag cleared.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Features {
     avx: bool,
@@ -76,22 +74,40 @@ pub(crate) struct Features {
 }
 
 impl Features {
-    /// Checks the CPU once (the answer is cached by `cpufeatures`) for the
-    /// `aesni-clmul` backend; and whether AVX is there too (every CPU with
-    /// VAES, and most without since 2011: the short kernels take its forms).
+    /// The proof for the `aesni-clmul` backend, and whether AVX is there too
+    /// (every CPU with VAES, and most without since 2011: the short kernels
+    /// take its forms).
     pub(crate) fn detect() -> Option<Self> {
-        cpuid_aes_clmul::get().then(|| Features { avx: cpuid_avx::get(), wide: false, zmm: false })
+        let tiers = cpu::Tiers::detect();
+        tiers.base.then_some(Features { avx: tiers.avx, wide: false, zmm: false })
     }
 
-    /// The same for the `aesni-vaes` backend: also AVX, AVX2, VAES and
-    /// VPCLMULQDQ; and whether AVX-512 F, BW and VL are there too (for the
-    /// bulk passes' 512-bit forms, `vaes.rs`).
+    /// The proof for the `aesni-vaes` backend: also AVX, AVX2, VAES and
+    /// VPCLMULQDQ; and whether the bulk passes' 512-bit forms (`vaes.rs`)
+    /// are to be used, which `cpu.rs` decides.
     pub(crate) fn detect_wide() -> Option<Self> {
-        (cpuid_aes_clmul::get() && cpuid_vaes::get()).then(|| Features {
-            avx: true,
-            wide: true,
-            zmm: cpuid_avx512::get(),
-        })
+        let tiers = cpu::Tiers::detect();
+        tiers.wide.then_some(Features { avx: true, wide: true, zmm: tiers.zmm })
+    }
+
+    /// [`Features::detect_wide`] with the 512-bit forms wherever the CPU can
+    /// run them, even where `cpu.rs` chooses not to: for the tests that
+    /// compare widths.
+    #[cfg(test)]
+    pub(crate) fn detect_widest() -> Option<Self> {
+        let tiers = cpu::Tiers::detect();
+        tiers.wide.then_some(Features { avx: true, wide: true, zmm: tiers.zmm_capable })
+    }
+
+    /// The widest registers this proof lets the kernels use: 128, 256 or 512 bits.
+    pub(crate) fn register_bits(self) -> u32 {
+        if self.zmm() {
+            512
+        } else if self.wide {
+            256
+        } else {
+            128
+        }
     }
 
     /// Whether this proof covers AVX (always with `wide`: [`Features::detect_wide`]

@@ -1832,7 +1832,7 @@ mod tests {
     /// instruction, with and without a length block, from a nonzero state.
     #[test]
     fn wide_polyval_equals_narrow_polyval() {
-        let Some(detected) = Features::detect_wide() else {
+        let Some(detected) = Features::detect_widest() else {
             return; // this CPU has no VPCLMULQDQ: nothing to compare
         };
         let data: std::vec::Vec<u8> = (0..9000u32).map(|i| (i * 11 + 5) as u8).collect();
@@ -1944,7 +1944,7 @@ mod tests {
     #[test]
     fn wide_stitched_equals_narrow_stitched() {
         use super::super::stitched::Stitch;
-        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_wide()) else {
+        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_widest()) else {
             return; // this CPU has no VAES: nothing to compare
         };
         let data: std::vec::Vec<u8> = (0..17000u32).map(|i| (i * 5 + 1) as u8).collect();
@@ -2040,7 +2040,7 @@ mod tests {
     /// one), at lengths around the chunk size and with counters about to wrap.
     #[test]
     fn wide_ctr_equals_narrow_ctr() {
-        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_wide()) else {
+        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_widest()) else {
             return; // this CPU has no VAES: nothing to compare
         };
         let counters: [[u8; 16]; 7] = [
@@ -2120,7 +2120,7 @@ mod tests {
     #[test]
     fn group_kernels_agree_with_and_without_avx512() {
         use super::super::group::LaneKeyMemory;
-        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_wide()) else {
+        let (Some(narrow), Some(wide)) = (Features::detect(), Features::detect_widest()) else {
             return; // this CPU has no VAES: nothing to compare
         };
         let widths = [narrow, Features { zmm: false, ..wide }, wide];
