@@ -2,8 +2,8 @@
 //! precomputed powers H^1..H^8, summed unreduced, then one Montgomery reduction.
 
 use super::super::Block;
-use super::aesni::byte_reverse_mask;
-use super::partial::load_padded;
+use super::load::byte_reverse_mask;
+use super::load::load_padded;
 use super::{Features, array};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -19,7 +19,7 @@ pub(crate) struct Polyval {
     pub(super) h: __m128i,
     pub(super) s: __m128i,
     #[zeroize(skip)]
-    features: Features,
+    pub(super) features: Features,
 }
 
 /// H^8..H^1 in the dot-product sense (H^(k+1) = dot(H^k, H)), highest
@@ -157,69 +157,6 @@ pub(super) fn dot_chained(a: __m128i, b: __m128i) -> __m128i {
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn fold_halves(a: __m128i) -> __m128i {
     _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a))
-}
-
-/// Inputs at least this long build the table of powers; shorter ones use
-/// Horner's rule, one dependent multiplication per block.
-const AGGREGATE_FROM: usize = 16 * WIDTH;
-
-/// Absorbs whole blocks into `s` (key `h`): aggregated 8 at a time with the
-/// given table of powers, or with one built here for long inputs, or by
-/// Horner's rule for short ones without a table. `REVERSED` byte-reverses
-/// each block first (GHASH's order). With `features.wide()`, the whole
-/// chunks go two blocks per instruction (`vaes.rs`).
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn absorb_blocks<const REVERSED: bool>(
-    features: Features,
-    s: &mut __m128i,
-    h: &__m128i,
-    blocks: &[u8],
-    table: Option<&Powers>,
-) {
-    let reverse = byte_reverse_mask();
-    let load = |b: &[u8]| {
-        // SAFETY: every chunk is whole 16-byte blocks.
-        let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-        if REVERSED { _mm_shuffle_epi8(x, reverse) } else { x }
-    };
-    let built;
-    let powers = match table {
-        Some(p) => p,
-        None if blocks.len() < AGGREGATE_FROM => {
-            let h = super::aesni::load_opaque(h);
-            for b in blocks.chunks_exact(16) {
-                *s = dot(_mm_xor_si128(*s, load(b)), h);
-            }
-            return;
-        }
-        None => {
-            built = Powers::new(super::aesni::load_opaque(h));
-            &built
-        }
-    };
-    let mut blocks = blocks;
-    if features.wide() {
-        // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
-        let (t, done) = unsafe { super::vaes::polyval_chunks_wide::<REVERSED>(features, *s, powers, blocks) };
-        *s = t;
-        blocks = &blocks[done..];
-    }
-    let mut chunks = blocks.chunks_exact(16 * WIDTH);
-    for chunk in &mut chunks {
-        // A fixed-size array, so the eight products unroll.
-        let x: [__m128i; WIDTH] = array(|k| load(&chunk[16 * k..]));
-        *s = aggregate(*s, &x, powers);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut x = [_mm_setzero_si128(); WIDTH];
-        let n = rest.len() / 16;
-        for (k, b) in rest.chunks_exact(16).enumerate() {
-            x[k] = load(b);
-        }
-        *s = aggregate(*s, &x[..n], powers);
-    }
 }
 
 /// Absorbs `data` into `s` (key `h`), its last partial block zero-padded,
@@ -375,7 +312,7 @@ fn aggregate_from<const FROM_MEMORY: bool>(
 impl Polyval {
     pub(crate) fn new(features: Features, h: &Block) -> Self {
         // SAFETY: `features` proves CPU support.
-        unsafe { Self::from_register(features, super::aesni::loadu_opaque(h)) }
+        unsafe { Self::from_register(features, super::load::loadu_opaque(h)) }
     }
 
     /// POLYVAL keyed with `h` (a derived key that never left registers).
@@ -401,88 +338,7 @@ impl Polyval {
     /// The CPU must support the enabled features.
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn absorb(&mut self, x: __m128i) {
+    pub(super) unsafe fn absorb(&mut self, x: __m128i) {
         self.s = dot(_mm_xor_si128(self.s, x), self.h);
-    }
-
-    /// # Safety
-    /// The CPU must support the enabled features; `blocks.len()` % 16 == 0.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn update<const REVERSED: bool>(&mut self, blocks: &[u8]) {
-        absorb_blocks::<REVERSED>(self.features, &mut self.s, &self.h, blocks, None);
-    }
-
-    /// Absorbs `data`, the final partial block zero-padded in a register; with
-    /// `REVERSED`, every block byte-reversed first (GHASH's order).
-    ///
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn update_padded_blocks<const REVERSED: bool>(
-        &mut self,
-        data: &[u8],
-        table: Option<&Powers>,
-    ) {
-        let whole = data.len() - data.len() % 16;
-        absorb_blocks::<REVERSED>(self.features, &mut self.s, &self.h, &data[..whole], table);
-        let rest = &data[whole..];
-        if !rest.is_empty() {
-            let mut last = [super::partial::load_partial(rest)];
-            if REVERSED {
-                last[0] = _mm_shuffle_epi8(last[0], byte_reverse_mask());
-            }
-            // SAFETY: same features.
-            unsafe { self.absorb(last[0]) };
-            last.zeroize();
-        }
-    }
-}
-
-impl crate::backend::Polyval for Polyval {
-    fn update_blocks(&mut self, blocks: &[u8]) {
-        debug_assert_eq!(blocks.len() % 16, 0);
-        // SAFETY: a Polyval holds the Features proof of CPU support; the trait
-        // contract gives whole blocks.
-        unsafe { self.update::<false>(blocks) }
-    }
-
-    fn update_padded(&mut self, data: &[u8]) {
-        // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks::<false>(data, None) }
-    }
-
-    fn update_padded_reversed(&mut self, data: &[u8]) {
-        // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks::<true>(data, None) }
-    }
-
-    fn dot(&self, a: &Block, b: &Block) -> Block {
-        let mut out = [0u8; 16];
-        // SAFETY: a Polyval holds the Features proof of CPU support; 16-byte
-        // loads and store.
-        unsafe {
-            let r = dot(_mm_loadu_si128(a.as_ptr().cast()), _mm_loadu_si128(b.as_ptr().cast()));
-            _mm_storeu_si128(out.as_mut_ptr().cast(), r);
-        }
-        out
-    }
-
-    fn key(&self) -> Block {
-        let mut out = [0u8; 16];
-        // SAFETY: 16 writable bytes; SSE2 is baseline on x86-64.
-        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), self.h) };
-        out
-    }
-
-    fn set_state(&mut self, s: &Block) {
-        // SAFETY: 16 readable bytes; SSE2 is baseline on x86-64.
-        self.s = unsafe { _mm_loadu_si128(s.as_ptr().cast()) };
-    }
-
-    fn finalize(&self) -> Block {
-        let mut out = [0u8; 16];
-        // SAFETY: 16 writable bytes; SSE2 is baseline on x86-64.
-        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), self.s) };
-        out
     }
 }

@@ -20,14 +20,17 @@
 //! length and to every vector file. The round keys live in a [`Schedule`],
 //! which wipes itself when dropped.
 
-use super::aesni::{GcmTable, Schedule};
+use super::aes::Schedule;
+use super::blocks::sse::{encrypt, stitched_tail};
+use super::bulk::GcmTable;
 use super::clmul::{Powers, absorb_padded, absorb_padded_as};
+use super::pass128::Stitch;
 use super::short::{
-    counter0, decrypt, derive_one, encrypt, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag,
-    seal_tail, stitched_tail, tag_input, to_block, verdict_block,
+    decrypt, derive_one, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag, seal_tail,
+    to_block, verdict_block,
 };
-use super::stitched::Stitch;
-use super::vaes::{Keys512, counter_after};
+use super::siv_blocks::{counter0, tag_input};
+use super::wide::{Keys512, counter_after};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 
@@ -52,12 +55,12 @@ impl<const NR: usize> Schedule<NR> {
         key.rk[..2].copy_from_slice(&k);
         let powers = Powers::new(h);
         let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
-        let lengths = super::short::lengths(aad.len(), data.len());
+        let lengths = super::siv_blocks::lengths(aad.len(), data.len());
         // The message's whole chunks two blocks per instruction where the CPU
         // can (`aesni-vaes`); the rest, or all of it, one block at a time.
         let (s, done) = if self.features.wide() {
             // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
-            unsafe { super::vaes::polyval_chunks_wide::<false>(self.features, s, &powers, data) }
+            unsafe { super::pass_wide::polyval_chunks_wide::<false>(self.features, s, &powers, data) }
         } else {
             (s, 0)
         };
@@ -114,7 +117,7 @@ impl<const NR: usize> Schedule<NR> {
         let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
         // SAFETY: 16 readable bytes.
         let counter = to_block(counter0(unsafe { _mm_loadu_si128(tag.as_ptr().cast()) }));
-        let lengths = super::short::lengths(aad.len(), data.len());
+        let lengths = super::siv_blocks::lengths(aad.len(), data.len());
         // SAFETY: same features.
         let s = unsafe {
             key.stitched_message::<false, false>(&counter, data, s, &powers, Stitch::SivOpen, None, lengths)

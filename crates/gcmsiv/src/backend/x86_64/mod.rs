@@ -45,17 +45,24 @@ const _: () = assert!(crate::backend::SHORT_MAX == 16 * 8);
 
 use super::array;
 
-mod aesni;
-mod clmul;
+// The layers, lowest first: each file uses only those above it in this list.
 mod cpu;
-mod group;
-mod long;
-mod partial;
+mod load;
+mod aes;
+mod clmul;
+mod siv_blocks;
+mod lanes;
+mod wide;
+mod pass128;
+mod blocks;
+mod pass_wide;
+mod bulk;
 mod short;
-mod stitched;
-mod vaes;
+mod long;
+mod group;
+mod impls;
 
-pub(crate) use aesni::{Aes128, Aes256};
+pub(crate) use aes::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
 
 /// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if

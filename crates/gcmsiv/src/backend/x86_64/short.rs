@@ -41,21 +41,19 @@
 //! messages take the SSE helpers (`long.rs`), which measured the same or
 //! slower in AVX's form.
 
-use super::aesni::byte_reverse_mask;
-use super::aesni::{
-    RCON, Schedule, aesdec_imc_at, aesdeclast_at, aesenc_at, aesenclast_at, derivation_blocks, load_opaque,
-    prefix_xor, sub_rot_word, sub_word, xor_at,
+use super::aes::{
+    RCON, Schedule, aesdec_imc_at, aesdeclast_at, derivation_blocks, prefix_xor, sub_rot_word, sub_word,
+    xor_at,
 };
 use super::array;
+use super::blocks::{RoundKeys, unroll};
 use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as dot, powers_up_to, reduce};
-use super::partial::{load_padded, load_partial, store_partial};
-use super::stitched::Stitch;
+use super::load::byte_reverse_mask;
+use super::load::{load_opaque, load_padded};
+use super::siv_blocks::{counter0, lengths, tag_input};
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
-
-/// Round keys 0..=NR of the record key (entries past NR unused, never written).
-type RoundKeys = [__m128i; 15];
 
 /// Makes `x` exist at this point of the program. Without it the compiler
 /// sinks the derivation of the encryption key below the POLYVAL that needs
@@ -67,42 +65,11 @@ fn here(x: &mut __m128i) {
     unsafe { core::arch::asm!("/* {0} */", inout(xmm_reg) * x, options(nomem, nostack, preserves_flags)) };
 }
 
-/// Repeats `$body` with `$i` bound to each constant in turn: unrolled for
-/// certain, so every round index is a constant.
-macro_rules! unroll {
-    ($i:ident in [$($n:literal),*] $body:block) => {
-        $({
-            const $i: usize = $n;
-            $body
-        })*
-    };
-}
-
 /// Every function of this file that uses these instructions, with `$features`
 /// as its target features: expanded once per feature set (modules [`sse`] and
 /// [`avx`]). Outside it only what needs no target features (`here`, `unroll!`).
 macro_rules! kernels {
     ($features:literal) => {
-        /// Round `r` of AES on `B` blocks. Every caller passes a constant `r` (the
-        /// rounds are unrolled), so the choice of instruction folds away.
-        ///
-        /// The round key is read from the schedule by the instructions themselves:
-        /// given as values, the round keys were kept in registers and spilled to
-        /// stack slots that the schedule's wipe does not reach.
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn round<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys, r: usize) {
-            for b in x.iter_mut() {
-                *b = if r == 0 {
-                    xor_at(*b, &rk[0])
-                } else if r == NR {
-                    aesenclast_at(*b, &rk[r])
-                } else {
-                    aesenc_at(*b, &rk[r])
-                };
-            }
-        }
-
         /// Round `r` of AES on `B` blocks that ride on the key expansion, under
         /// `key`, round key `r` just made. One rider (the tag when sealing, the one
         /// CTR block of a 16-byte open) takes it from its register: through memory
@@ -129,28 +96,6 @@ macro_rules! kernels {
                 } else {
                     _mm_aesenc_si128(*b, key)
                 };
-            }
-        }
-
-        /// All rounds of AES on `B` blocks.
-        ///
-        /// Always inlined, without target features of its own (as
-        /// [`xor_keystream`]): an instance that other kernels share (the same `NR`
-        /// and `B`) was otherwise kept out of line, the blocks passed through
-        /// memory.
-        ///
-        /// # Safety
-        /// Only for inlining into functions that enable AES-NI.
-        #[inline(always)]
-        pub(crate) unsafe fn encrypt<const NR: usize, const B: usize>(x: &mut [__m128i; B], rk: &RoundKeys) {
-            // SAFETY: inlined into callers that enable AES-NI.
-            unsafe {
-                round::<NR, B>(x, rk, 0);
-                unroll! { R in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] {
-                    if R <= NR {
-                        round::<NR, B>(x, rk, R);
-                    }
-                } };
             }
         }
 
@@ -279,33 +224,6 @@ macro_rules! kernels {
             reduce((_mm_xor_si128(lo_e, lo_o), _mm_xor_si128(hi_e, hi_o)))
         }
 
-        /// The length block: the bit lengths of the AAD and the message.
-        #[inline]
-        #[target_feature(enable = $features)]
-        pub(crate) fn lengths(aad: usize, msg: usize) -> __m128i {
-            let bits = |n: usize| (n as u64 * 8) as i64;
-            _mm_set_epi64x(bits(msg), bits(aad))
-        }
-
-        /// S_s ^ nonce with the top bit cleared: the block the tag encrypts.
-        #[inline]
-        #[target_feature(enable = $features)]
-        pub(crate) fn tag_input(s: __m128i, nonce: &[u8; 12]) -> __m128i {
-            // Loaded as 8 + 4 bytes into registers: a copy to a zeroed stack block
-            // and a 16-byte load would stall on store forwarding, on the tag's chain.
-            let lo = u64::from_le_bytes(nonce[..8].try_into().expect("8 bytes")) as i64;
-            let hi = u32::from_le_bytes(nonce[8..].try_into().expect("4 bytes")) as i64;
-            let n = _mm_set_epi64x(hi, lo);
-            _mm_and_si128(_mm_xor_si128(s, n), _mm_set_epi32(0x7fff_ffff, -1, -1, -1))
-        }
-
-        /// The tag with its top bit set: the first counter block.
-        #[inline]
-        #[target_feature(enable = $features)]
-        pub(crate) fn counter0(tag: __m128i) -> __m128i {
-            _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
-        }
-
         /// `B` counter blocks from `tag`: its top bit set, the first 32 bits a
         /// little-endian counter (wrapping modulo 2^32).
         #[inline]
@@ -320,46 +238,6 @@ macro_rules! kernels {
             // SAFETY: 16 writable bytes; SSE2 is part of x86-64.
             unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), x) };
             b
-        }
-
-        /// XORs `data` (more than `16 (B - 1)` and at most `16 B` bytes) with the
-        /// keystream `ks`, and returns the result as blocks, the last zero-padded.
-        ///
-        /// Always inlined (it needs only SSE2, so it can be): called out of line, it
-        /// made the kernels spill what they held in registers across the call (H,
-        /// its powers) to stack slots that nothing wipes.
-        #[inline(always)]
-        fn xor_keystream<const B: usize>(data: &mut [u8], ks: &[__m128i; B]) -> [__m128i; B] {
-            debug_assert!(data.len() > 16 * (B - 1) && data.len() <= 16 * B);
-            let mut out = *ks;
-            let p = data.as_mut_ptr().cast::<__m128i>();
-            for (j, x) in out[..B - 1].iter_mut().enumerate() {
-                // SAFETY: blocks 0..B-1 are whole (the data is longer than 16 (B - 1)).
-                unsafe {
-                    *x = _mm_xor_si128(_mm_loadu_si128(p.add(j)), *x);
-                    _mm_storeu_si128(p.add(j), *x);
-                }
-            }
-            let last = &mut data[16 * (B - 1)..];
-            let x = &mut out[B - 1];
-            if last.len() == 16 {
-                let q = last.as_mut_ptr().cast::<__m128i>();
-                // SAFETY: 16 readable and writable bytes.
-                unsafe {
-                    *x = _mm_xor_si128(_mm_loadu_si128(q), *x);
-                    _mm_storeu_si128(q, *x);
-                }
-            } else {
-                // SAFETY: SSE2 is part of x86-64.
-                unsafe {
-                    *x = _mm_xor_si128(load_partial(last), *x);
-                    store_partial(last, *x);
-                    // Bytes at and past the length: keystream, to be cleared.
-                    let index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-                    *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(last.len() as i8), index));
-                }
-            }
-            out
         }
 
         /// Encryption's CTR: `B` blocks from the tag under the finished schedule.
@@ -419,130 +297,6 @@ macro_rules! kernels {
                     aggregate_with(y, &x[..=B], &hp, &hx)
                 }
                 Some(t) => absorb_with_length(y, p, len, t),
-            }
-        }
-
-        /// The tail of a long stitched pass (fewer than 128 bytes, possibly none:
-        /// the passes take every whole 128-byte chunk) and the length block `len`:
-        /// CTR from the counter block `counter` in registers (GCM's big-endian, or
-        /// GCM-SIV's little-endian), and the blocks `mode` hashes (GCM-SIV's
-        /// plaintext; GCM's ciphertext, byte-reversed) absorbed into `s` with `len`
-        /// in one aggregated step (two when that makes nine), H's powers read from
-        /// `powers`. Returns the new S. Through the mode's separate steps (two CTR
-        /// entry points, then the blocks gathered in an array in memory, built and
-        /// wiped), a 1500-byte open spent about 140 cycles more on its last 92 bytes
-        /// than a 1536-byte one on its last 256.
-        ///
-        /// # Safety
-        /// The CPU must support the enabled features.
-        #[allow(clippy::too_many_arguments)]
-        #[inline]
-        #[target_feature(enable = $features)]
-        pub(crate) unsafe fn stitched_tail<const NR: usize>(
-            rk: &RoundKeys,
-            counter: __m128i,
-            data: &mut [u8],
-            s: __m128i,
-            powers: &Powers,
-            len: __m128i,
-            mode: Stitch,
-        ) -> __m128i {
-            if data.is_empty() {
-                return aggregate(s, &[len], powers);
-            }
-            // SAFETY (each arm): same features; 1 to 8 blocks.
-            by_blocks! { data.len(), B => unsafe {
-                stitched_tail_blocks::<NR, B>(rk, counter, data, s, powers, len, mode)
-            } }
-        }
-
-        /// [`stitched_tail`] for `B` blocks.
-        ///
-        /// # Safety
-        /// The CPU must support the enabled features.
-        #[allow(clippy::too_many_arguments)]
-        #[inline]
-        #[target_feature(enable = $features)]
-        unsafe fn stitched_tail_blocks<const NR: usize, const B: usize>(
-            rk: &RoundKeys,
-            counter: __m128i,
-            data: &mut [u8],
-            s: __m128i,
-            powers: &Powers,
-            len: __m128i,
-            mode: Stitch,
-        ) -> __m128i {
-            let reverse = byte_reverse_mask();
-            let gcm = mode.reversed();
-            let hash = |s: __m128i, blocks: [__m128i; B]| {
-                absorb_with_length(
-                    s,
-                    if gcm { array(|i| _mm_shuffle_epi8(blocks[i], reverse)) } else { blocks },
-                    len,
-                    powers,
-                )
-            };
-            // A pass that hashes its input (GCM's open) hashes first, so that the
-            // blocks are not held beside the key stream (with both, the compiler
-            // spilled; 1500-byte opens 13% slower).
-            let s = if mode.hashes_output() {
-                s
-            } else {
-                hash(s, array(|i| load_padded(&data[16 * i..data.len().min(16 * i + 16)])))
-            };
-            let output = if gcm {
-                // Byte-reversed, the big-endian counter is lane 0, little-endian:
-                // adding there wraps it modulo 2^32 and leaves the other 96 bits.
-                let base = _mm_shuffle_epi8(counter, reverse);
-                let mut ks: [__m128i; B] = array(|j| {
-                    _mm_shuffle_epi8(_mm_add_epi32(base, _mm_setr_epi32(j as i32, 0, 0, 0)), reverse)
-                });
-                // SAFETY: this function enables AES-NI.
-                unsafe { encrypt::<NR, B>(&mut ks, rk) };
-                xor_keystream(data, &ks)
-            } else {
-                // SAFETY: same features.
-                unsafe { ctr_blocks::<NR, B>(rk, counter, data) }
-            };
-            if mode.hashes_output() { hash(s, output) } else { s }
-        }
-
-        /// CTR over `data` (more than `16 (B - 1)` and at most `16 B` bytes) from
-        /// the little-endian counter block `counter`, `B` blocks in registers;
-        /// returns the output blocks (past the data's end, zero).
-        ///
-        /// # Safety
-        /// The CPU must support the enabled features.
-        #[inline]
-        #[target_feature(enable = $features)]
-        unsafe fn ctr_blocks<const NR: usize, const B: usize>(
-            rk: &RoundKeys,
-            counter: __m128i,
-            data: &mut [u8],
-        ) -> [__m128i; B] {
-            let mut ks: [__m128i; B] = array(|j| _mm_add_epi32(counter, _mm_setr_epi32(j as i32, 0, 0, 0)));
-            // SAFETY: this function enables AES-NI.
-            unsafe { encrypt::<NR, B>(&mut ks, rk) };
-            xor_keystream(data, &ks)
-        }
-
-        /// POLYVAL of `blocks` then the length block `len`, from `s`, in one
-        /// aggregated step (two when that makes nine), the powers read from the
-        /// table.
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn absorb_with_length<const B: usize>(
-            s: __m128i,
-            blocks: [__m128i; B],
-            len: __m128i,
-            powers: &Powers,
-        ) -> __m128i {
-            let mut x = [len; 9];
-            x[..B].copy_from_slice(&blocks);
-            if B == 8 {
-                aggregate(aggregate(s, &x[..8], powers), &x[8..], powers)
-            } else {
-                aggregate(s, &x[..=B], powers)
             }
         }
 
@@ -811,6 +565,7 @@ macro_rules! kernels {
 /// kernels of CPUs without AVX, and the helpers the long and batch kernels
 /// share.
 pub(super) mod sse {
+    use super::super::blocks::sse::*;
     use super::*;
     kernels!("aes,pclmulqdq,ssse3,sse4.1");
 }
@@ -820,13 +575,14 @@ pub(super) mod avx {
     // Only the one-message kernels are used from here; the helpers the long and
     // batch kernels share come from `sse`.
     #![allow(dead_code)]
+    use super::super::blocks::avx::*;
     use super::*;
     kernels!("aes,pclmulqdq,ssse3,sse4.1,avx");
 }
 
 pub(super) use sse::{
-    counter0, decrypt, derive_one, encrypt, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag,
-    lengths, seal_tail, stitched_tail, tag_input, to_block, verdict_block,
+    decrypt, derive_one, expand_parked, expand_riding, gcm_counter, gcm_lengths, gcm_tag, seal_tail,
+    to_block, verdict_block,
 };
 
 /// [`sse::seal_one`], or [`avx::seal_one`] where `key`'s features cover AVX.
@@ -894,7 +650,7 @@ pub(super) unsafe fn gcm_one<const NR: usize, const OPEN: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::aesni::Schedule;
+    use super::super::aes::Schedule;
     use super::super::clmul::Powers;
     use super::super::{Aes128, Aes256, Features};
     use super::{avx, sse};
