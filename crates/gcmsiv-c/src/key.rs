@@ -1,0 +1,219 @@
+//! The key object (`gcmsiv_key`): made once for one algorithm, tag length
+//! and backend, asked what it runs on, freed with its secrets zeroized; and
+//! the length checks, seal and open that the message calls share.
+//! Uses [`crate::sizes`] and [`crate::ffi`].
+
+use crate::ffi::{
+    GCMSIV_ERR_ALGORITHM, GCMSIV_ERR_NULL_POINTER, GCMSIV_ERR_TAG_LENGTH, guarded, input, status,
+};
+use crate::sizes::{GCMSIV_BACKEND_AUTO, TAG_MAX, algorithm_from, backend_from};
+use core::ffi::{c_char, c_int};
+use core::panic::AssertUnwindSafe;
+use gcmsiv::{Backend, Cipher};
+
+/// A key ready for use: one algorithm, its backend chosen once.
+pub struct GcmsivKey {
+    pub(crate) cipher: Cipher,
+}
+
+/// A key from C, or `GCMSIV_ERR_NULL_POINTER` for NULL.
+///
+/// # Safety
+/// `key` is NULL or a pointer from `gcmsiv_key_new*` not yet freed.
+pub(crate) unsafe fn key_ref<'a>(key: *const GcmsivKey) -> Result<&'a GcmsivKey, c_int> {
+    // SAFETY: the caller's contract.
+    unsafe { key.as_ref() }.ok_or(GCMSIV_ERR_NULL_POINTER)
+}
+
+impl GcmsivKey {
+    /// `short`: the hazardous 4- and 8-byte AES-GCM tags instead of 12-16.
+    fn new(
+        algorithm: c_int,
+        key: &[u8],
+        tag_len: usize,
+        backend: Option<Backend>,
+        short: bool,
+    ) -> Result<Self, c_int> {
+        let algorithm = algorithm_from(algorithm).ok_or(GCMSIV_ERR_ALGORITHM)?;
+        let backend = backend.unwrap_or_else(Backend::select);
+        let cipher = if short {
+            Cipher::new_short_tag_hazardous(algorithm, key, tag_len, backend)
+        } else {
+            Cipher::new(algorithm, key, if tag_len == 0 { TAG_MAX } else { tag_len }, backend)
+        };
+        Ok(GcmsivKey { cipher: cipher.map_err(status)? })
+    }
+
+    pub(crate) fn tag_len(&self) -> usize {
+        self.cipher.tag_len()
+    }
+
+    /// The checks made before any work (see [`Cipher::check_lengths`]).
+    pub(crate) fn check(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
+        self.cipher.check_lengths(npub_len, ad_len, body_len).map_err(status)
+    }
+
+    /// [`Self::check`], and a detached tag of this key's length.
+    pub(crate) fn check_detached(
+        &self,
+        npub_len: usize,
+        ad_len: usize,
+        body_len: usize,
+        mac_len: usize,
+    ) -> Result<&Self, c_int> {
+        self.check(npub_len, ad_len, body_len)?;
+        if mac_len != self.tag_len() {
+            return Err(GCMSIV_ERR_TAG_LENGTH);
+        }
+        Ok(self)
+    }
+
+    /// Encrypts `buffer` in place; writes the tag into `tag` (its length).
+    pub(crate) fn seal(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), c_int> {
+        self.cipher.encrypt_in_place_detached(nonce, aad, buffer, tag).map_err(status)
+    }
+
+    /// Decrypts `buffer` in place if `tag` authenticates it; otherwise the
+    /// buffer holds the ciphertext again.
+    pub(crate) fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), c_int> {
+        self.cipher.decrypt_in_place_detached(nonce, aad, buffer, tag).map_err(status)
+    }
+}
+
+/// Makes a key for `algorithm` with 16-byte tags on the fastest backend.
+///
+/// # Safety
+/// `key_out` must be writable; `key` must point to `key_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_new(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { gcmsiv_key_new_ex(key_out, algorithm, key, key_len, 0, GCMSIV_BACKEND_AUTO) }
+}
+
+/// Makes a key with a chosen tag length (0 for 16; AES-GCM takes 12 to 16)
+/// and backend (`GCMSIV_BACKEND_AUTO` for the fastest).
+///
+/// # Safety
+/// `key_out` must be writable; `key` must point to `key_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_new_ex(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    backend: c_int,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { make_key(key_out, algorithm, key, key_len, tag_len, backend, false) }
+}
+
+/// An AES-GCM key with 4- or 8-byte (32- or 64-bit) tags. Hazardous: SP
+/// 800-38D Appendix C allows them only with a bound on the length of each
+/// message and on the number of failed decryptions per key, which the
+/// caller must enforce (the Rust crate's `with_short_tag_hazardous` has the
+/// tables); each forgery attempt succeeds with probability about
+/// 2^-(8 * tag_len) times the message's blocks.
+///
+/// # Safety
+/// As [`gcmsiv_key_new_ex`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_new_gcm_short_tag_hazardous(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    backend: c_int,
+) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { make_key(key_out, algorithm, key, key_len, tag_len, backend, true) }
+}
+
+/// # Safety
+/// As [`gcmsiv_key_new_ex`].
+unsafe fn make_key(
+    key_out: *mut *mut GcmsivKey,
+    algorithm: c_int,
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    backend: c_int,
+    short: bool,
+) -> c_int {
+    if key_out.is_null() {
+        return GCMSIV_ERR_NULL_POINTER;
+    }
+    // SAFETY: checked non-null; writable by the contract.
+    unsafe { key_out.write(core::ptr::null_mut()) };
+    guarded(|| {
+        // SAFETY: the caller's contract for `key`.
+        let key = unsafe { input(key, key_len) }?;
+        let made = GcmsivKey::new(algorithm, key, tag_len, backend_from(backend)?, short)?;
+        // SAFETY: as above.
+        unsafe { key_out.write(Box::into_raw(Box::new(made))) };
+        Ok(())
+    })
+}
+
+/// Frees a key (its round keys and hash key are zeroized). NULL is ignored.
+///
+/// # Safety
+/// `key` is NULL or from `gcmsiv_key_new*`, and not used again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_free(key: *mut GcmsivKey) {
+    if !key.is_null() {
+        // SAFETY: made by Box::into_raw in gcmsiv_key_new_ex, freed once.
+        let key = unsafe { Box::from_raw(key) };
+        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(key)));
+    }
+}
+
+/// The tag length of a key's ciphertexts, 0 for NULL.
+///
+/// # Safety
+/// `key` is NULL or a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_tag_bytes(key: *const GcmsivKey) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { key_ref(key) }.map_or(0, GcmsivKey::tag_len)
+}
+
+/// The backend a key runs on ("portable", "aesni-clmul", "aesni-vaes"), a
+/// static NUL-terminated string; "" for NULL.
+///
+/// # Safety
+/// `key` is NULL or a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_backend(key: *const GcmsivKey) -> *const c_char {
+    // SAFETY: the caller's contract.
+    let name = match unsafe { key_ref(key) }.map(|k| k.cipher.backend()) {
+        Ok(Backend::Portable) => "portable\0",
+        Ok(Backend::AesNiClmul) => "aesni-clmul\0",
+        Ok(Backend::AesNiVaes) => "aesni-vaes\0",
+        _ => "\0",
+    };
+    name.as_ptr().cast()
+}
+
+/// The widest vector registers a key's backend uses on this CPU (64 for the
+/// portable backend, 128, 256 or 512), as `Backend::register_bits`; 0 for NULL.
+///
+/// # Safety
+/// `key` is NULL or a live key.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_key_backend_bits(key: *const GcmsivKey) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe { key_ref(key) }.map_or(0, |k| k.cipher.backend().register_bits() as c_int)
+}
