@@ -174,7 +174,7 @@ unsafe fn make_key(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_key_free(key: *mut GcmsivKey) {
     if !key.is_null() {
-        // SAFETY: made by Box::into_raw in gcmsiv_key_new_ex, freed once.
+        // SAFETY: made by Box::into_raw in make_key (every constructor), freed once.
         let key = unsafe { Box::from_raw(key) };
         let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(key)));
     }

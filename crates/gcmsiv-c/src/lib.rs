@@ -33,11 +33,11 @@
 //!   `_detached` forms.
 //! - `batch.rs`: many messages per call: `gcmsiv_{encrypt,decrypt}_batch`.
 
+mod ffi;
+mod sizes;
+mod key;
 mod aead;
 mod batch;
-mod ffi;
-mod key;
-mod sizes;
 
 pub use aead::{gcmsiv_decrypt, gcmsiv_decrypt_detached, gcmsiv_encrypt, gcmsiv_encrypt_detached};
 pub use batch::{GcmsivBatchItem, gcmsiv_decrypt_batch, gcmsiv_encrypt_batch};
