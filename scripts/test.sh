@@ -12,6 +12,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "formatting"
 cargo fmt --all -- --check
 
+step "layers: no file of the x86-64 backend uses one above it"
+python3 scripts/check-layers.py
+
 step "clippy (warnings denied)"
 cargo clippy --all-targets --features gcmsiv/aead -- -D warnings
 cargo clippy -p gcmsiv --all-targets --all-features -- -D warnings
