@@ -187,6 +187,77 @@ pub(super) fn aesdeclast_at(x: __m128i, key: &__m128i) -> __m128i {
     round_at!("aesdeclast", x, key)
 }
 
+/// [`round_at!`] in the VEX form (`v` + `$ins`, three operands), for code
+/// compiled with AVX: a legacy-SSE instruction in a function that has
+/// written a 256- or 512-bit register makes the CPU merge the registers'
+/// upper halves (on an Intel Xeon with AVX-512, SSE-form rounds and products
+/// in the 512-bit passes made POLYVAL ten times slower). `scripts/check-vex.py`
+/// holds every function that touches those registers to VEX forms only.
+macro_rules! round_at_vex {
+    ($ins:literal, $x:expr, $key:expr) => {{
+        let mut x: __m128i = $x;
+        let key: &__m128i = $key;
+        // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`);
+        // registers otherwise; every caller enables AES-NI and AVX.
+        unsafe {
+            core::arch::asm!(
+                concat!("v", $ins, " {x}, {x}, xmmword ptr [{key}]"),
+                x = inout(xmm_reg) x,
+                key = in(reg) key,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        x
+    }};
+}
+
+/// [`xor_at`] in the VEX form (see [`round_at_vex!`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn xor_at_vex(x: __m128i, key: &__m128i) -> __m128i {
+    round_at_vex!("pxor", x, key)
+}
+
+/// [`aesenc_at`] in the VEX form.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn aesenc_at_vex(x: __m128i, key: &__m128i) -> __m128i {
+    round_at_vex!("aesenc", x, key)
+}
+
+/// [`aesenclast_at`] in the VEX form.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn aesenclast_at_vex(x: __m128i, key: &__m128i) -> __m128i {
+    round_at_vex!("aesenclast", x, key)
+}
+
+/// [`aesdec_imc_at`] in the VEX form.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn aesdec_imc_at_vex(mut x: __m128i, key: &__m128i) -> __m128i {
+    // SAFETY: reads the 16 bytes of `key` (an aligned `__m128i`); registers
+    // otherwise; this function enables AES-NI and AVX.
+    unsafe {
+        core::arch::asm!(
+            "vaesimc {t}, xmmword ptr [{key}]",
+            "vaesdec {x}, {x}, {t}",
+            x = inout(xmm_reg) x,
+            t = out(xmm_reg) _,
+            key = in(reg) key,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
+}
+
+/// [`aesdeclast_at`] in the VEX form.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn aesdeclast_at_vex(x: __m128i, key: &__m128i) -> __m128i {
+    round_at_vex!("aesdeclast", x, key)
+}
+
 /// FIPS 197 Rcon values for the rounds that use one.
 pub(super) const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 

@@ -245,10 +245,14 @@ pub(super) mod sse {
     blocks!("aes,pclmulqdq,ssse3,sse4.1");
 }
 
-/// The same with AVX too, for the one-message kernels' AVX forms.
+/// The same with AVX too, for the one-message kernels' AVX forms and the
+/// wide passes' tails: every `asm!` block in its VEX form (named as the SSE
+/// ones here, so that the body is written once).
 pub(super) mod avx {
     // Only what the AVX kernels use is used from here.
     #![allow(dead_code)]
+    use super::super::aes::{aesenc_at_vex as aesenc_at, aesenclast_at_vex as aesenclast_at, xor_at_vex as xor_at};
+    use super::super::clmul::aggregate_vex as aggregate;
     use super::*;
     blocks!("aes,pclmulqdq,ssse3,sse4.1,avx");
 }

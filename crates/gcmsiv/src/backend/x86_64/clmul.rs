@@ -251,6 +251,27 @@ pub(super) fn clmul_at<const IMM: u8>(mut a: __m128i, b: &__m128i) -> __m128i {
     a
 }
 
+/// [`clmul_at`] in the VEX form, for code compiled with AVX (see `aes.rs`,
+/// `round_at_vex!`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn clmul_at_vex<const IMM: u8>(a: __m128i, b: &__m128i) -> __m128i {
+    let out: __m128i;
+    // SAFETY: reads the 16 bytes of `b` (an aligned `__m128i`); registers
+    // otherwise; every caller enables AVX and PCLMULQDQ.
+    unsafe {
+        core::arch::asm!(
+            "vpclmulqdq {out}, {a}, xmmword ptr [{b}], {imm}",
+            out = lateout(xmm_reg) out,
+            a = in(xmm_reg) a,
+            b = in(reg) b,
+            imm = const IMM,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
 /// S' = dot(S ^ x_1, H^n) ^ dot(x_2, H^(n-1)) ^ ... ^ dot(x_n, H) for
 /// n = `x.len()` <= 8: n Karatsuba products summed unreduced, one reduction.
 ///
@@ -261,7 +282,19 @@ pub(super) fn clmul_at<const IMM: u8>(mut a: __m128i, b: &__m128i) -> __m128i {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn aggregate(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
-    aggregate_from::<true>(s, x, &powers.h, &powers.h_xor)
+    aggregate_from(s, x, &powers.h, &powers.h_xor, |a, h, h_xor| {
+        (clmul_at::<0x00>(a, h), clmul_at::<0x11>(a, h), clmul_at::<0x00>(fold_halves(a), h_xor))
+    })
+}
+
+/// [`aggregate`] with its products in the VEX form, for code compiled with
+/// AVX.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn aggregate_vex(s: __m128i, x: &[__m128i], powers: &Powers) -> __m128i {
+    aggregate_from(s, x, &powers.h, &powers.h_xor, |a, h, h_xor| {
+        (clmul_at_vex::<0x00>(a, h), clmul_at_vex::<0x11>(a, h), clmul_at_vex::<0x00>(fold_halves(a), h_xor))
+    })
 }
 
 /// [`aggregate`] with the powers (`h[k]` = H^(8-k)) and their folded halves
@@ -274,39 +307,47 @@ pub(super) fn aggregate_with(
     h: &[__m128i; WIDTH],
     h_xor: &[__m128i; WIDTH],
 ) -> __m128i {
-    aggregate_from::<false>(s, x, h, h_xor)
+    aggregate_from(s, x, h, h_xor, |a, h, h_xor| {
+        (
+            _mm_clmulepi64_si128::<0x00>(a, *h),
+            _mm_clmulepi64_si128::<0x11>(a, *h),
+            _mm_clmulepi64_si128::<0x00>(fold_halves(a), *h_xor),
+        )
+    })
 }
 
-/// The one body of [`aggregate`] (`FROM_MEMORY`: each power read by its
-/// `pclmulqdq`) and [`aggregate_with`] (the powers as values).
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn aggregate_from<const FROM_MEMORY: bool>(
+/// The one body of [`aggregate`] (each power read from the table by its
+/// `pclmulqdq`), [`aggregate_vex`] (the same in the VEX form) and
+/// [`aggregate_with`] (the powers as values): `product` gives a block's
+/// three Karatsuba products with a power and its folded halves. Always
+/// inlined, so that `product`, a closure of the caller, takes on the
+/// caller's target features.
+#[inline(always)]
+fn aggregate_from(
     s: __m128i,
     x: &[__m128i],
     h: &[__m128i; WIDTH],
     h_xor: &[__m128i; WIDTH],
+    product: impl Fn(__m128i, &__m128i, &__m128i) -> (__m128i, __m128i, __m128i),
 ) -> __m128i {
     let n = x.len();
-    let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+    // SAFETY (all three): SSE2 is part of x86-64, and `reduce_karatsuba`'s
+    // features are every caller's.
+    let (mut lo, mut hi, mut mid) = unsafe { (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()) };
     for (k, &xk) in x.iter().enumerate() {
-        let a = if k == 0 { _mm_xor_si128(xk, s) } else { xk };
+        // SAFETY: as above.
+        let a = if k == 0 { unsafe { _mm_xor_si128(xk, s) } } else { xk };
         // Block k of n takes H^(n-k), at index WIDTH - (n - k).
-        let (h, h_xor) = (&h[WIDTH - n + k], &h_xor[WIDTH - n + k]);
-        let (l, u, m) = if FROM_MEMORY {
-            (clmul_at::<0x00>(a, h), clmul_at::<0x11>(a, h), clmul_at::<0x00>(fold_halves(a), h_xor))
-        } else {
-            (
-                _mm_clmulepi64_si128::<0x00>(a, *h),
-                _mm_clmulepi64_si128::<0x11>(a, *h),
-                _mm_clmulepi64_si128::<0x00>(fold_halves(a), *h_xor),
-            )
-        };
-        lo = _mm_xor_si128(lo, l);
-        hi = _mm_xor_si128(hi, u);
-        mid = _mm_xor_si128(mid, m);
+        let (l, u, m) = product(a, &h[WIDTH - n + k], &h_xor[WIDTH - n + k]);
+        // SAFETY: as above.
+        unsafe {
+            lo = _mm_xor_si128(lo, l);
+            hi = _mm_xor_si128(hi, u);
+            mid = _mm_xor_si128(mid, m);
+        }
     }
-    reduce_karatsuba(lo, hi, mid)
+    // SAFETY: every caller enables PCLMULQDQ and SSSE3.
+    unsafe { reduce_karatsuba(lo, hi, mid) }
 }
 
 impl Polyval {

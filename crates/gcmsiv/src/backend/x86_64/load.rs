@@ -65,6 +65,24 @@ pub(super) fn load_opaque(p: &__m128i) -> __m128i {
     x
 }
 
+/// [`load_opaque`] in the VEX form, for code compiled with AVX (see
+/// `aes.rs`, `round_at_vex!`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx")]
+pub(super) fn load_opaque_vex(p: &__m128i) -> __m128i {
+    let x: __m128i;
+    // SAFETY: reads the 16 bytes of `p` (an aligned `__m128i`).
+    unsafe {
+        core::arch::asm!(
+            "vmovdqa {x}, xmmword ptr [{p}]",
+            x = out(xmm_reg) x,
+            p = in(reg) p,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
+}
+
 /// [`load_opaque`] of a block of bytes (any alignment): a key read per call
 /// from the long-lived object that holds it, so that the compiler cannot keep
 /// the value from an earlier read in a register, or a spill slot, instead.

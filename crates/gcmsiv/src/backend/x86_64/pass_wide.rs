@@ -258,7 +258,7 @@ impl<const NR: usize> Schedule<NR> {
         unsafe {
             let input = _mm_loadu_si128(p);
             let mut keystream = [_mm_loadu_si128(counter.as_ptr().cast())];
-            super::blocks::sse::encrypt::<NR, 1>(&mut keystream, &self.rk);
+            super::blocks::avx::encrypt::<NR, 1>(&mut keystream, &self.rk);
             let output = _mm_xor_si128(input, keystream[0]);
             _mm_storeu_si128(p, output);
             let hashed = if mode.hashes_output() { output } else { input };
@@ -336,7 +336,7 @@ impl<const NR: usize> Schedule<NR> {
             // SAFETY: same features; 16 readable bytes in the counter.
             *state = unsafe {
                 let c = _mm_loadu_si128(c.as_ptr().cast());
-                super::blocks::sse::stitched_tail::<NR>(
+                super::blocks::avx::stitched_tail::<NR>(
                     &self.rk,
                     c,
                     &mut data[done..],

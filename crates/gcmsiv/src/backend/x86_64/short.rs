@@ -575,7 +575,12 @@ pub(super) mod avx {
     // Only the one-message kernels are used from here; the helpers the long and
     // batch kernels share come from `sse`.
     #![allow(dead_code)]
+    use super::super::aes::{
+        aesdec_imc_at_vex as aesdec_imc_at, aesdeclast_at_vex as aesdeclast_at, xor_at_vex as xor_at,
+    };
     use super::super::blocks::avx::*;
+    use super::super::clmul::aggregate_vex as aggregate;
+    use super::super::load::load_opaque_vex as load_opaque;
     use super::*;
     kernels!("aes,pclmulqdq,ssse3,sse4.1,avx");
 }

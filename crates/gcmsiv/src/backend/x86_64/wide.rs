@@ -20,7 +20,7 @@
 
 use super::aes::Schedule;
 use super::array;
-use super::clmul::{Powers, reduce_karatsuba};
+use super::clmul::{Powers, clmul_at_vex, reduce_karatsuba};
 use super::lanes::{LaneHash, LaneKeys, Words, expand_transposed, sub_word_mask, xor_block};
 use super::load::byte_reverse_mask;
 use crate::backend::{Block, WIDE_GROUP};
@@ -488,9 +488,11 @@ impl<'a> Sixteen<'a> {
     )]
     pub(super) fn finish(&self, s: __m128i, (lo, hi, mid): Sums512) -> __m128i {
         let (h16, h16_xor) = (&self.high.h[0], &self.high.h_xor[0]);
-        let sl = super::clmul::clmul_at::<0x00>(s, h16);
-        let sh = super::clmul::clmul_at::<0x11>(s, h16);
-        let sm = super::clmul::clmul_at::<0x00>(super::clmul::fold_halves(s), h16_xor);
+        // VEX forms: legacy-SSE products beside the 512-bit state made this
+        // pass ten times slower on an Intel Xeon (`aes.rs`, `round_at_vex!`).
+        let sl = clmul_at_vex::<0x00>(s, h16);
+        let sh = clmul_at_vex::<0x11>(s, h16);
+        let sm = clmul_at_vex::<0x00>(super::clmul::fold_halves(s), h16_xor);
         let (l, u, m) = (lanes(lo), lanes(hi), lanes(mid));
         reduce_karatsuba(_mm_xor_si128(l, sl), _mm_xor_si128(u, sh), _mm_xor_si128(m, sm))
     }
@@ -544,7 +546,7 @@ impl<'a> Sixteen<'a> {
             for (q, &xq) in x.iter().enumerate() {
                 self.product(xq, q, &mut sums);
             }
-            return super::clmul::aggregate(self.reduce(sums), &[len], self.low);
+            return super::clmul::aggregate_vex(self.reduce(sums), &[len], self.low);
         }
         // The length block after the last one (lane m, zero until now), in
         // the last register. `m` is the message's length in blocks: public,
