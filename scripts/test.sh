@@ -55,6 +55,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --no-deps --document-private-item
 step "C ABI from C: every vector file through the header, static and shared libraries"
 scripts/test-c.sh
 
+step "no legacy-SSE instruction beside 256/512-bit state (the release C library, which holds every kernel)"
+python3 scripts/check-vex.py target/release/libgcmsiv_c.so
+
 step "Go binding: every vector file through cgo and the C ABI"
 scripts/test-go.sh
 

@@ -251,7 +251,9 @@ pub(super) mod sse {
 pub(super) mod avx {
     // Only what the AVX kernels use is used from here.
     #![allow(dead_code)]
-    use super::super::aes::{aesenc_at_vex as aesenc_at, aesenclast_at_vex as aesenclast_at, xor_at_vex as xor_at};
+    use super::super::aes::{
+        aesenc_at_vex as aesenc_at, aesenclast_at_vex as aesenclast_at, xor_at_vex as xor_at,
+    };
     use super::super::clmul::aggregate_vex as aggregate;
     use super::*;
     blocks!("aes,pclmulqdq,ssse3,sse4.1,avx");

@@ -333,7 +333,8 @@ fn aggregate_from(
     let n = x.len();
     // SAFETY (all three): SSE2 is part of x86-64, and `reduce_karatsuba`'s
     // features are every caller's.
-    let (mut lo, mut hi, mut mid) = unsafe { (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()) };
+    let (mut lo, mut hi, mut mid) =
+        unsafe { (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()) };
     for (k, &xk) in x.iter().enumerate() {
         // SAFETY: as above.
         let a = if k == 0 { unsafe { _mm_xor_si128(xk, s) } } else { xk };
