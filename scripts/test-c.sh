@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-vectors="${GCMSIV_VECTORS:-../shared/vectors}"
+vectors="${GCMSIV_VECTORS:-vectors}"
 cargo build -q --release -p gcmsiv-c
 out=target/c-test
 mkdir -p "$out"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-export GCMSIV_VECTORS="${GCMSIV_VECTORS:-$PWD/../shared/vectors}"
+export GCMSIV_VECTORS="${GCMSIV_VECTORS:-$PWD/vectors}"
 cargo build -q --release -p gcmsiv-c
 cd bindings/go
 unformatted=$(gofmt -l . 2>&1)

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-vectors="${GCMSIV_VECTORS:-../shared/vectors}"
+vectors="${GCMSIV_VECTORS:-vectors}"
 cargo clippy -q -p gcmsiv-java -- -D warnings
 cargo build -q --release -p gcmsiv-java
 out=target/java-test

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-export GCMSIV_VECTORS="${GCMSIV_VECTORS:-$PWD/../shared/vectors}"
+export GCMSIV_VECTORS="${GCMSIV_VECTORS:-$PWD/vectors}"
 cargo clippy -q -p gcmsiv-node -- -D warnings
 cargo build -q --release -p gcmsiv-node
 cp target/release/libgcmsiv_node.so bindings/node/gcmsiv.node

@@ -4,7 +4,7 @@
 # installed with the one pip command users run, and every pytest test (vectors,
 # pyca/cryptography compatibility and differential tests, buffers, batches, threads,
 # stubs). Needs Rust, Python 3.11 or later (python3, or $PYTHON), PyPI and crates.io,
-# and the shared vectors beside the checkout. Works from any directory.
+# and the vectors folder. Works from any directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,8 +17,8 @@ step() { printf '\n== %s\n' "$*"; }
     echo "the Python package needs Python 3.11 or later; set PYTHON to one" >&2
     exit 1
 }
-test -d "${GCMSIV_VECTORS:-../shared/vectors}" || {
-    echo "the shared vectors folder must sit beside the checkout (or set GCMSIV_VECTORS)" >&2
+test -d "${GCMSIV_VECTORS:-vectors}" || {
+    echo "no vectors folder: the repository's vectors/ (or the folder GCMSIV_VECTORS names)" >&2
     exit 1
 }
 

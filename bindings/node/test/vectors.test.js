@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { AesGcmSiv, AesGcm, GcmsivError } = require('..');
 
-const dir = process.env.GCMSIV_VECTORS || path.join(__dirname, '..', '..', '..', '..', 'shared', 'vectors');
+const dir = process.env.GCMSIV_VECTORS || path.join(__dirname, '..', '..', '..', 'vectors');
 const load = (name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
 const hex = (s) => Buffer.from(s || '', 'hex');
 

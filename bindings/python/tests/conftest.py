@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-# The repository root is bindings/python/../..; the shared vectors sit beside it.
+# The repository root is bindings/python/../..; the vectors are its vectors/ folder.
 REPO_ROOT = Path(__file__).resolve().parents[3]
-VECTORS = Path(os.environ.get("GCMSIV_VECTORS", REPO_ROOT.parent / "shared" / "vectors"))
+VECTORS = Path(os.environ.get("GCMSIV_VECTORS", REPO_ROOT / "vectors"))
 
 
 def load_vectors(name: str) -> dict[str, Any]:
@@ -20,8 +20,8 @@ def load_vectors(name: str) -> dict[str, Any]:
     path = VECTORS / name
     if not path.is_file():
         raise FileNotFoundError(
-            f"test vector file {name} not found in {VECTORS}: put the shared vectors beside the "
-            "checkout, or point GCMSIV_VECTORS at them"
+            f"test vector file {name} not found in {VECTORS}: the repository's vectors/ folder, "
+            "or the folder GCMSIV_VECTORS names"
         )
     with path.open() as f:
         return json.load(f)

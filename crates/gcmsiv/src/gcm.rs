@@ -227,7 +227,7 @@ mod tests {
     #[test]
     fn gcm_spec_intermediate_values() {
         let dir = std::env::var("GCMSIV_VECTORS").map(std::path::PathBuf::from).unwrap_or_else(|_| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors")
         });
         let text = std::fs::read_to_string(dir.join("gcm_nist.json")).expect("gcm_nist.json");
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();

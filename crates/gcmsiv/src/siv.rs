@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn rfc8452_intermediate_values_from_the_mode_steps() {
         let path = std::env::var("GCMSIV_VECTORS").map(std::path::PathBuf::from).unwrap_or_else(|_| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors")
         });
         let text = std::fs::read_to_string(path.join("rfc8452.json")).expect("rfc8452.json");
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();

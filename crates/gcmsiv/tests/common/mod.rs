@@ -7,13 +7,12 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-/// The shared vector folder: `$GCMSIV_VECTORS`, or `../shared/vectors` beside the checkout.
+/// The vector folder: `$GCMSIV_VECTORS`, or the repository's `vectors/`.
 pub fn vectors_dir() -> PathBuf {
     if let Ok(dir) = std::env::var("GCMSIV_VECTORS") {
         return PathBuf::from(dir);
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.join("../shared/vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors")
 }
 
 /// Parses one vector file. A missing file fails the test: vectors are not optional.
