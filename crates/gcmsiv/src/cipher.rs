@@ -3,6 +3,7 @@
 //! Each call dispatches to the typed cipher ([`Aes128GcmSiv`] and the rest),
 //! which does the work; this adds no mode logic.
 
+use crate::buffers::key_array;
 use crate::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, BatchItem, Error};
 
 /// An algorithm of this crate.
@@ -60,11 +61,6 @@ enum Inner {
 #[derive(Clone)]
 pub struct Cipher {
     inner: Inner,
-}
-
-/// `key` as an array of its algorithm's length.
-fn key_array<const N: usize>(key: &[u8]) -> Result<&[u8; N], Error> {
-    key.try_into().map_err(|_| Error::InvalidKeyLength { expected: N, actual: key.len() })
 }
 
 impl Cipher {
