@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::backend::{Backend, Polyval as _, soft};
-use crate::siv::NONCE_LEN;
+use crate::limits::NONCE_LEN;
 use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

@@ -3,20 +3,8 @@
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval};
+use crate::limits::{GCM_SIV, NONCE_LEN};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
-
-/// Nonce length in bytes (RFC 8452 section 4: N_MIN = N_MAX = 12).
-pub const NONCE_LEN: usize = 12;
-/// Tag length in bytes (RFC 8452 section 4).
-pub const TAG_LEN: usize = 16;
-/// Longest plaintext, in bytes: P_MAX = 2^36 (RFC 8452 section 6).
-pub const P_MAX: u64 = 1 << 36;
-/// Longest associated data, in bytes: A_MAX = 2^36 (RFC 8452 section 6).
-pub const A_MAX: u64 = 1 << 36;
-/// Longest ciphertext including the tag, in bytes: C_MAX = 2^36 + 16 (RFC 8452 section 6).
-pub const C_MAX: u64 = (1 << 36) + 16;
-/// Longest ciphertext body (without its tag) that decryption accepts.
-pub(crate) const CIPHERTEXT_BODY_MAX: u64 = C_MAX - TAG_LEN as u64;
 
 /// The per-nonce keys of RFC 8452 section 4, as bytes.
 #[derive(Zeroize, ZeroizeOnDrop)]
@@ -80,7 +68,7 @@ impl<A: Aes> GcmSiv<A> {
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
-        check_lengths(aad.len(), buffer.len(), P_MAX, Error::PlaintextTooLong)?;
+        GCM_SIV.check_seal(nonce.len(), aad.len(), buffer.len())?;
         if let Some(tag) = self.key_generating_key.seal_short(nonce, aad, buffer) {
             return Ok(tag);
         }
@@ -110,7 +98,7 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
         tag: &Block,
     ) -> Result<(), Error> {
-        check_lengths(aad.len(), buffer.len(), CIPHERTEXT_BODY_MAX, Error::CiphertextTooLong)?;
+        GCM_SIV.check_open(nonce.len(), aad.len(), buffer.len())?;
         if let Some(check) = self.key_generating_key.open_short(nonce, aad, buffer, tag) {
             return crate::verify::release_if_tags_match(&check, tag, buffer, |b| {
                 self.restore_ciphertext(nonce, tag, b)
@@ -134,22 +122,6 @@ impl<A: Aes> GcmSiv<A> {
         let keys = self.key_generating_key.derive_record_keys(nonce);
         keys.0.ctr32le(&initial_counter(tag), buffer);
     }
-}
-
-/// RFC 8452 section 6 limits, checked before any work.
-pub(crate) fn check_lengths(
-    aad_len: usize,
-    msg_len: usize,
-    msg_max: u64,
-    too_long: Error,
-) -> Result<(), Error> {
-    if aad_len as u64 > A_MAX {
-        return Err(Error::AadTooLong);
-    }
-    if msg_len as u64 > msg_max {
-        return Err(too_long);
-    }
-    Ok(())
 }
 
 /// The length block: LE64(bit length of AAD) || LE64(bit length of the message).
@@ -326,20 +298,7 @@ mod tests {
     }
 
     #[test]
-    fn section6_limits_are_checked_before_any_work() {
-        assert_eq!(check_lengths(0, 1 << 36, P_MAX, Error::PlaintextTooLong), Ok(()));
-        assert_eq!(
-            check_lengths(0, (1 << 36) + 1, P_MAX, Error::PlaintextTooLong),
-            Err(Error::PlaintextTooLong)
-        );
-        assert_eq!(check_lengths(1 << 36, 0, P_MAX, Error::PlaintextTooLong), Ok(()));
-        assert_eq!(check_lengths((1 << 36) + 1, 0, P_MAX, Error::PlaintextTooLong), Err(Error::AadTooLong));
-        let body_max = C_MAX - TAG_LEN as u64;
-        assert_eq!(check_lengths(0, 1 << 36, body_max, Error::CiphertextTooLong), Ok(()));
-        assert_eq!(
-            check_lengths(0, (1 << 36) + 1, body_max, Error::CiphertextTooLong),
-            Err(Error::CiphertextTooLong)
-        );
+    fn length_block_holds_bit_lengths() {
         assert_eq!(length_block(1, 2), [8, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]);
     }
 }
