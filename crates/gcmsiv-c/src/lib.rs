@@ -159,20 +159,21 @@ impl GcmsivKey {
         self.cipher.tag_len()
     }
 
-    /// The checks made before any work (see [`Cipher::check_lengths`]).
-    fn check(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
-        self.cipher.check_lengths(npub_len, ad_len, body_len).map_err(status)
+    /// The checks an encryption makes before any work (see
+    /// [`Cipher::check_lengths`]).
+    fn check_seal(&self, npub_len: usize, ad_len: usize, m_len: usize) -> Result<(), c_int> {
+        self.cipher.check_lengths(npub_len, ad_len, m_len).map_err(status)
     }
 
-    /// [`Self::check`], and a detached tag of this key's length.
-    fn check_detached(
-        &self,
-        npub_len: usize,
-        ad_len: usize,
-        body_len: usize,
-        mac_len: usize,
-    ) -> Result<&Self, c_int> {
-        self.check(npub_len, ad_len, body_len)?;
+    /// The checks a decryption makes before any work, `body_len` the
+    /// ciphertext's without its tag (see [`Cipher::check_open_lengths`]).
+    fn check_open(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
+        self.cipher.check_open_lengths(npub_len, ad_len, body_len).map_err(status)
+    }
+
+    /// A detached tag of this key's length, checked after the lengths (as
+    /// the core checks it).
+    fn check_mac(&self, mac_len: usize) -> Result<&Self, c_int> {
         if mac_len != self.tag_len() {
             return Err(GCMSIV_ERR_TAG_LENGTH);
         }
@@ -481,7 +482,7 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
     let checked = || {
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        key.check(npub_len, ad_len, m_len)?;
+        key.check_seal(npub_len, ad_len, m_len)?;
         let sealed_len = m_len.checked_add(key.tag_len()).ok_or(GCMSIV_ERR_TOO_LONG)?;
         if c_cap < sealed_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
@@ -533,7 +534,7 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
         let body_len = c_len.checked_sub(key.tag_len()).ok_or(GCMSIV_ERR_TOO_SHORT)?;
-        key.check(npub_len, ad_len, body_len)?;
+        key.check_open(npub_len, ad_len, body_len)?;
         if m_cap < body_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
@@ -577,7 +578,9 @@ pub unsafe extern "C" fn gcmsiv_encrypt_detached(
     key: *const GcmsivKey,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    let key = match unsafe { key_ref(key) }.and_then(|k| k.check_detached(npub_len, ad_len, m_len, mac_len)) {
+    let checked =
+        unsafe { key_ref(key) }.and_then(|k| k.check_seal(npub_len, ad_len, m_len).and(k.check_mac(mac_len)));
+    let key = match checked {
         Ok(key) => key,
         Err(code) => return code,
     };
@@ -606,7 +609,9 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
     key: *const GcmsivKey,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    let key = match unsafe { key_ref(key) }.and_then(|k| k.check_detached(npub_len, ad_len, c_len, mac_len)) {
+    let checked =
+        unsafe { key_ref(key) }.and_then(|k| k.check_open(npub_len, ad_len, c_len).and(k.check_mac(mac_len)));
+    let key = match checked {
         Ok(key) => key,
         Err(code) => return code,
     };
@@ -774,7 +779,11 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
         let run = || -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
             let key = unsafe { key_ref(key) }?;
             for item in items.iter() {
-                key.check(item.npub_len, item.ad_len, item.data_len)?;
+                if seal {
+                    key.check_seal(item.npub_len, item.ad_len, item.data_len)?;
+                } else {
+                    key.check_open(item.npub_len, item.ad_len, item.data_len)?;
+                }
             }
             if batch_conflicts(items) {
                 return Err(GCMSIV_ERR_OVERLAP);
