@@ -232,16 +232,19 @@ mod tests {
                     check(&ecb, g.pre_counter_block(&iv), ghash);
                 }};
             }
-            match key.len() {
-                16 => on!(crate::backend::soft::Aes128::new(key.as_slice().try_into().unwrap())),
-                _ => on!(crate::backend::soft::Aes256::new(key.as_slice().try_into().unwrap())),
-            }
-            #[cfg(target_arch = "x86_64")]
-            if let Some(f) = crate::backend::x86_64::Features::detect() {
+            for backend in crate::Backend::available().into_iter().flatten() {
+                use crate::backend::soft;
+                #[cfg(target_arch = "x86_64")]
                 use crate::backend::x86_64 as hw;
-                match key.len() {
-                    16 => on!(hw::Aes128::new(f, key.as_slice().try_into().unwrap())),
-                    _ => on!(hw::Aes256::new(f, key.as_slice().try_into().unwrap())),
+                match (backend.proof().unwrap(), key.len()) {
+                    (None, 16) => on!(soft::Aes128::new(key.as_slice().try_into().unwrap())),
+                    (None, _) => on!(soft::Aes256::new(key.as_slice().try_into().unwrap())),
+                    #[cfg(target_arch = "x86_64")]
+                    (Some(f), 16) => on!(hw::Aes128::new(f, key.as_slice().try_into().unwrap())),
+                    #[cfg(target_arch = "x86_64")]
+                    (Some(f), _) => on!(hw::Aes256::new(f, key.as_slice().try_into().unwrap())),
+                    #[cfg(not(target_arch = "x86_64"))]
+                    (Some(proof), _) => match proof {},
                 }
             }
             checked += 1;
