@@ -130,7 +130,7 @@ where
     /// in this frame or below it.
     #[inline(never)]
     fn seal_on_all_cores(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], buffer: &mut [u8]) -> Block {
-        let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+        let (encryption_key, mut hash) = self.derive_record_keys(nonce);
         let piece = piece_len(buffer.len());
         let mut partials = Partials::new(buffer.len(), piece);
         let helpers = helpers(partials.sums.len());
@@ -188,7 +188,7 @@ where
         buffer: &mut [u8],
         tag: &Block,
     ) -> Block {
-        let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+        let (encryption_key, mut hash) = self.derive_record_keys(nonce);
         let piece = piece_len(buffer.len());
         let mut partials = Partials::new(buffer.len(), piece);
         let helpers = helpers(partials.sums.len());

@@ -148,13 +148,25 @@ pub(crate) trait Aes: Sized + Zeroize {
         self.ctr32be(counter, data);
     }
 
-    /// RFC 8452 section 4 for this key as the key-generating key: the record
+    /// RFC 8452 section 4 for this key as the key-generating key, in the
+    /// backend's own kernel (the derived keys kept in registers): the record
     /// encryption key (on the same backend) and POLYVAL keyed with the record
-    /// authentication key. Backends may override this to keep the derived
-    /// keys in registers; the default goes through the byte-level reference.
+    /// authentication key; or `None` if the backend has no such kernel, and
+    /// the mode derives them from bytes itself.
+    #[inline]
+    fn derive_record_keys_fused(&self, nonce: &[u8; 12]) -> Option<(Self, Self::Polyval)> {
+        // Transitional: reaches the x86-64 backend's kernel, which overrides
+        // the method below, until it overrides this one; then this is `None`.
+        Some(self.derive_record_keys(nonce))
+    }
+
+    /// Transitional: the x86-64 backend's kernel under its former name,
+    /// reached only through [`Aes::derive_record_keys_fused`] (the portable
+    /// backend overrides that one with `None`). Goes once the x86-64 backend
+    /// overrides [`Aes::derive_record_keys_fused`] instead.
     fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Self::Polyval) {
-        let keys = crate::siv::derive_record_key_bytes(self, nonce);
-        (self.rekey(&keys.encryption_key[..Self::KEY_LEN]), self.polyval(&keys.authentication_key))
+        let _ = nonce;
+        unreachable!("internal error: no record-key kernel")
     }
 
     /// Whether batches should hand [`WIDE_GROUP`] messages to one

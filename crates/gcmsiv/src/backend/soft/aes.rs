@@ -329,6 +329,11 @@ macro_rules! portable_aes {
             fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
                 self.0.ctr32(counter, data, 12, u32::from_be_bytes, u32::to_be_bytes)
             }
+            /// Transitional, as the trait's default will be: the record
+            /// keys come from the mode's byte-level derivation.
+            fn derive_record_keys_fused(&self, _nonce: &[u8; 12]) -> Option<(Self, Polyval)> {
+                None
+            }
         }
     };
 }
