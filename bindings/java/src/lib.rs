@@ -22,7 +22,7 @@ use core::mem::MaybeUninit;
 use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
-use jni::sys::{self, jint, jlong, jstring};
+use jni::sys::{self, jboolean, jint, jlong, jstring};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use zeroize_copy::Wiped;
 
@@ -354,9 +354,14 @@ std::thread_local! {
     static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
 }
 
+/// Which of `Cipher`'s checks a call's lengths go through: a seal's
+/// ([`Cipher::check_lengths`]) or an open's ([`Cipher::check_open_lengths`]).
+type Check = fn(&Cipher, usize, usize, usize) -> Result<(), Error>;
+
 /// Runs a message call: reads the nonce and the associated data (on the
 /// stack when short), checks the lengths with `text_len` (the plaintext's,
-/// or the ciphertext's without its tag), then runs `body` with them.
+/// or the ciphertext's without its tag, and the check for it), then runs
+/// `body` with them.
 #[allow(clippy::too_many_arguments)]
 fn message(
     env: &mut JNIEnv,
@@ -365,18 +370,18 @@ fn message(
     nonce_len: jint,
     aad: sys::jbyteArray,
     aad_len: jint,
-    text_len: impl FnOnce(&Cipher) -> Result<usize, Thrown>,
+    text_len: impl FnOnce(&Cipher) -> Result<(usize, Check), Thrown>,
     body: impl FnOnce(&Cipher, Raw, &[u8], &[u8], usize) -> Result<(), Thrown>,
 ) -> Result<(), Thrown> {
     // SAFETY: the Java class's contract for handles.
     let key = unsafe { cipher(handle) }?;
     let raw = Raw::of(env);
-    let len = text_len(key)?;
+    let (len, check) = text_len(key)?;
     let (mut nonce_stack, mut nonce_heap, mut aad_stack, mut aad_heap) =
         ([0; 16], Vec::new(), [0; 64], Vec::new());
     let nonce = read_small(raw, nonce, nonce_len, &mut nonce_stack, &mut nonce_heap)?;
     let aad = read_small(raw, aad, aad_len, &mut aad_stack, &mut aad_heap)?;
-    key.check_lengths(nonce.len(), aad.len(), len)?;
+    check(key, nonce.len(), aad.len(), len)?;
     body(key, raw, nonce, aad, len)
 }
 
@@ -461,7 +466,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
     out_offset: jint,
 ) {
     call(&mut env, (), |env| {
-        let text_len = |_: &Cipher| size(length, "length");
+        let text_len = sealed_len(length);
         message(env, handle, nonce, nonce_len, aad, aad_len, text_len, |key, raw, nonce, aad, len| {
             let (in_offset, out_offset) = (size(in_offset, "offset")?, size(out_offset, "offset")?);
             let tag_len = key.tag_len();
@@ -564,10 +569,18 @@ pub extern "system" fn Java_dev_gcmsiv_Native_open<'l>(
     })
 }
 
+/// The plaintext length of a seal of `length` bytes, and a seal's check.
+fn sealed_len(length: jint) -> impl FnOnce(&Cipher) -> Result<(usize, Check), Thrown> {
+    move |_| Ok((size(length, "length")?, Cipher::check_lengths))
+}
+
 /// The plaintext length of an open of `length` bytes (a shorter input than
-/// a tag is not authentic).
-fn opened_len(length: jint) -> impl FnOnce(&Cipher) -> Result<usize, Thrown> {
-    move |key| Ok(size(length, "length")?.checked_sub(key.tag_len()).ok_or(Error::Authentication)?)
+/// a tag is not authentic), and an open's check.
+fn opened_len(length: jint) -> impl FnOnce(&Cipher) -> Result<(usize, Check), Thrown> {
+    move |key| {
+        let len = size(length, "length")?.checked_sub(key.tag_len()).ok_or(Error::Authentication)?;
+        Ok((len, Cipher::check_open_lengths))
+    }
 }
 
 /// Opens ciphertext || tag (`len` + tag bytes) in native memory: `fill`
@@ -652,7 +665,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_sealDirect<'l>(
     out_position: jint,
 ) {
     call(&mut env, (), |env| {
-        let text_len = |_: &Cipher| size(length, "length");
+        let text_len = sealed_len(length);
         message(env, handle, nonce, nonce_len, aad, aad_len, text_len, |key, raw, nonce, aad, len| {
             let ((src, src_cap), (dst, dst_cap)) = (direct(raw, input)?, direct(raw, output)?);
             let from = range(size(in_position, "position")?, len, src_cap)?;
@@ -767,10 +780,11 @@ struct Span {
 
 /// The spans `layout` gives (three lengths per item), checked to fit in an
 /// arena of `arena_len` bytes with `tag_len`-byte tags, and each message's
-/// lengths checked as a call's.
+/// lengths checked by `check` as a call's.
 fn spans(
     raw: Raw,
     key: &Cipher,
+    check: Check,
     layout: sys::jintArray,
     count: jint,
     arena_len: usize,
@@ -798,7 +812,7 @@ fn spans(
         .map(|l| {
             let len = |i: usize| usize::try_from(l[i]).map_err(|_| Thrown::Misuse("negative length".into()));
             let span = Span { nonce: len(0)?, aad: len(1)?, body: len(2)? };
-            key.check_lengths(span.nonce, span.aad, span.body)?;
+            check(key, span.nonce, span.aad, span.body)?;
             let bytes = [span.nonce, span.aad, span.body, key.tag_len()];
             total = bytes.iter().fold(total, |t, &n| t.saturating_add(n));
             Ok(span)
@@ -847,7 +861,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_sealMany<'l>(
         let key = unsafe { cipher(handle) }?;
         let raw = Raw::of(env);
         let arena_len = raw.length(arena);
-        let spans = spans(raw, key, layout, count, arena_len)?;
+        let spans = spans(raw, key, Cipher::check_lengths, layout, count, arena_len)?;
         let tag_len = key.tag_len();
         let held = Critical::new(raw, arena, true)?;
         // SAFETY: the whole array, held until this returns.
@@ -894,7 +908,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_openMany<'l>(
         let key = unsafe { cipher(handle) }?;
         let raw = Raw::of(env);
         let arena_len = raw.length(arena);
-        let spans = spans(raw, key, layout, count, arena_len)?;
+        let spans = spans(raw, key, Cipher::check_open_lengths, layout, count, arena_len)?;
         if raw.length(ok) < spans.len() {
             return Err(Thrown::Misuse("the result array is too short".into()));
         }
@@ -934,9 +948,10 @@ pub extern "system" fn Java_dev_gcmsiv_Native_openMany<'l>(
     })
 }
 
-/// `Native.checkMany(handle, layout, count)`: checks the items' lengths as a
-/// call would (IllegalArgumentException), so that a batch packed into
-/// several arenas refuses misuse before its first arena runs.
+/// `Native.checkMany(handle, layout, count, seal)`: checks the items'
+/// lengths as a `sealMany` (`seal`) or `openMany` call would
+/// (IllegalArgumentException), so that a batch packed into several arenas
+/// refuses misuse before its first arena runs.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_gcmsiv_Native_checkMany<'l>(
     mut env: JNIEnv<'l>,
@@ -944,10 +959,12 @@ pub extern "system" fn Java_dev_gcmsiv_Native_checkMany<'l>(
     handle: jlong,
     layout: sys::jintArray,
     count: jint,
+    seal: jboolean,
 ) {
     call(&mut env, (), |env| {
         // SAFETY: the Java class's contract for handles.
         let key = unsafe { cipher(handle) }?;
-        spans(Raw::of(env), key, layout, count, usize::MAX).map(drop)
+        let check: Check = if seal != 0 { Cipher::check_lengths } else { Cipher::check_open_lengths };
+        spans(Raw::of(env), key, check, layout, count, usize::MAX).map(drop)
     })
 }

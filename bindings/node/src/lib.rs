@@ -206,7 +206,7 @@ impl NativeKey {
         let mut tags = Vec::with_capacity(sealed.len());
         for (i, ((s, nonce), aad)) in sealed.iter().zip(&nonces).zip(&aads).enumerate() {
             let body = s.len().saturating_sub(tag_len);
-            cipher.check_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
+            cipher.check_open_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
             if s.len() < tag_len {
                 continue;
             }
@@ -268,7 +268,7 @@ fn seal_bytes(cipher: &Cipher, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Re
 fn open_bytes(cipher: &Cipher, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Result<Vec<u8>> {
     let tag_len = cipher.tag_len();
     let body = sealed.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::CiphertextTooShort))?;
-    cipher.check_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
+    cipher.check_open_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
     let mut tag = [0u8; 16];
     tag[..tag_len].copy_from_slice(&sealed[body..]);
     let mut out = sealed[..body].to_vec();

@@ -51,7 +51,7 @@ pub unsafe extern "C" fn gcmsiv_encrypt(
     let checked = || {
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
-        key.check(npub_len, ad_len, m_len)?;
+        key.check_seal(npub_len, ad_len, m_len)?;
         let sealed_len = m_len.checked_add(key.tag_len()).ok_or(GCMSIV_ERR_TOO_LONG)?;
         if c_cap < sealed_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn gcmsiv_decrypt(
         // SAFETY: the caller's contract.
         let key = unsafe { key_ref(key) }?;
         let body_len = c_len.checked_sub(key.tag_len()).ok_or(GCMSIV_ERR_TOO_SHORT)?;
-        key.check(npub_len, ad_len, body_len)?;
+        key.check_open(npub_len, ad_len, body_len)?;
         if m_cap < body_len {
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
@@ -147,7 +147,9 @@ pub unsafe extern "C" fn gcmsiv_encrypt_detached(
     key: *const GcmsivKey,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    let key = match unsafe { key_ref(key) }.and_then(|k| k.check_detached(npub_len, ad_len, m_len, mac_len)) {
+    let checked =
+        unsafe { key_ref(key) }.and_then(|k| k.check_seal(npub_len, ad_len, m_len).and(k.check_mac(mac_len)));
+    let key = match checked {
         Ok(key) => key,
         Err(code) => return code,
     };
@@ -176,7 +178,9 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
     key: *const GcmsivKey,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    let key = match unsafe { key_ref(key) }.and_then(|k| k.check_detached(npub_len, ad_len, c_len, mac_len)) {
+    let checked =
+        unsafe { key_ref(key) }.and_then(|k| k.check_open(npub_len, ad_len, c_len).and(k.check_mac(mac_len)));
+    let key = match checked {
         Ok(key) => key,
         Err(code) => return code,
     };

@@ -83,7 +83,11 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
         let run = || -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
             let key = unsafe { key_ref(key) }?;
             for item in items.iter() {
-                key.check(item.npub_len, item.ad_len, item.data_len)?;
+                if seal {
+                    key.check_seal(item.npub_len, item.ad_len, item.data_len)?;
+                } else {
+                    key.check_open(item.npub_len, item.ad_len, item.data_len)?;
+                }
             }
             if batch_conflicts(items) {
                 return Err(GCMSIV_ERR_OVERLAP);

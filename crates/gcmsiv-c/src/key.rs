@@ -48,20 +48,21 @@ impl GcmsivKey {
         self.cipher.tag_len()
     }
 
-    /// The checks made before any work (see [`Cipher::check_lengths`]).
-    pub(crate) fn check(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
-        self.cipher.check_lengths(npub_len, ad_len, body_len).map_err(status)
+    /// The checks an encryption makes before any work (see
+    /// [`Cipher::check_lengths`]).
+    pub(crate) fn check_seal(&self, npub_len: usize, ad_len: usize, m_len: usize) -> Result<(), c_int> {
+        self.cipher.check_lengths(npub_len, ad_len, m_len).map_err(status)
     }
 
-    /// [`Self::check`], and a detached tag of this key's length.
-    pub(crate) fn check_detached(
-        &self,
-        npub_len: usize,
-        ad_len: usize,
-        body_len: usize,
-        mac_len: usize,
-    ) -> Result<&Self, c_int> {
-        self.check(npub_len, ad_len, body_len)?;
+    /// The checks a decryption makes before any work, `body_len` the
+    /// ciphertext's without its tag (see [`Cipher::check_open_lengths`]).
+    pub(crate) fn check_open(&self, npub_len: usize, ad_len: usize, body_len: usize) -> Result<(), c_int> {
+        self.cipher.check_open_lengths(npub_len, ad_len, body_len).map_err(status)
+    }
+
+    /// A detached tag of this key's length, checked after the lengths (as
+    /// the core checks it).
+    pub(crate) fn check_mac(&self, mac_len: usize) -> Result<&Self, c_int> {
         if mac_len != self.tag_len() {
             return Err(GCMSIV_ERR_TAG_LENGTH);
         }

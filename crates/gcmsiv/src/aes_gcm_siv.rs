@@ -4,7 +4,8 @@
 use crate::Error;
 use crate::backend::{Backend, soft};
 use crate::dispatch::{Dispatch, dispatch, hw};
-use crate::siv::{GcmSiv, NONCE_LEN, TAG_LEN};
+use crate::limits::{NONCE_LEN, TAG_LEN};
+use crate::siv::GcmSiv;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
@@ -318,5 +319,6 @@ fn split_tag(ciphertext_and_tag: &[u8]) -> Result<(&[u8], &[u8; TAG_LEN]), Error
 /// );
 /// ```
 pub fn nonce_from_slice(nonce: &[u8]) -> Result<&[u8; NONCE_LEN], Error> {
-    nonce.try_into().map_err(|_| Error::InvalidNonceLength { expected: NONCE_LEN, actual: nonce.len() })
+    crate::limits::GCM_SIV.check_nonce(nonce.len())?;
+    Ok(nonce.try_into().expect("internal error: nonce length checked"))
 }

@@ -16,7 +16,8 @@
 
 use crate::Error;
 use crate::backend::{Aes, GROUP, LaneLimits, QUAD, SHORT_MAX, WIDE_GROUP, array};
-use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, TAG_LEN};
+use crate::limits::{GCM_SIV, NONCE_LEN, TAG_LEN};
+use crate::siv::GcmSiv;
 
 /// One message of a batch, sealed or opened in place.
 ///
@@ -78,7 +79,7 @@ impl<A: Aes> GcmSiv<A> {
     /// any work, so either all items are sealed or none is touched.
     pub(crate) fn seal_batch(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error> {
         for it in items.iter() {
-            crate::siv::check_lengths(it.aad.len(), it.buffer.len(), P_MAX, Error::PlaintextTooLong)?;
+            GCM_SIV.check_seal(it.nonce.len(), it.aad.len(), it.buffer.len())?;
         }
         let Some(limits) = self.key_generating_key().lane_limits(true) else {
             return self.seal_each(items); // no group kernel
@@ -139,12 +140,7 @@ impl<A: Aes> GcmSiv<A> {
             return Err(Error::BufferTooSmall { needed: items.len(), actual: results.len() });
         }
         for it in items.iter() {
-            crate::siv::check_lengths(
-                it.aad.len(),
-                it.buffer.len(),
-                crate::siv::CIPHERTEXT_BODY_MAX,
-                Error::CiphertextTooLong,
-            )?;
+            GCM_SIV.check_open(it.nonce.len(), it.aad.len(), it.buffer.len())?;
         }
         let results = &mut results[..items.len()];
         let Some(limits) = self.key_generating_key().lane_limits(false) else {

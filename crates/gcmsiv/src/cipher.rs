@@ -3,6 +3,8 @@
 //! Each call dispatches to the typed cipher ([`Aes128GcmSiv`] and the rest),
 //! which does the work; this adds no mode logic.
 
+use crate::buffers::key_array;
+use crate::limits::{self, Limits};
 use crate::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, Backend, BatchItem, Error};
 
 /// An algorithm of this crate.
@@ -60,11 +62,6 @@ enum Inner {
 #[derive(Clone)]
 pub struct Cipher {
     inner: Inner,
-}
-
-/// `key` as an array of its algorithm's length.
-fn key_array<const N: usize>(key: &[u8]) -> Result<&[u8; N], Error> {
-    key.try_into().map_err(|_| Error::InvalidKeyLength { expected: N, actual: key.len() })
 }
 
 impl Cipher {
@@ -147,28 +144,31 @@ impl Cipher {
         }
     }
 
-    /// The checks of a call's lengths, without the call: the nonce's, the
-    /// associated data's and the text's (the plaintext, or the ciphertext
-    /// without its tag). For callers that must refuse misuse before they
-    /// copy anything (a C caller's buffers, a batch).
+    /// The checks an encryption makes of its lengths, without the call: the
+    /// nonce's, the associated data's and the plaintext's, in that order,
+    /// with the errors the call would return. For callers that must refuse
+    /// misuse before they copy anything (a C caller's buffers, a batch).
+    /// Decryption's are [`Self::check_open_lengths`].
     #[inline]
-    pub fn check_lengths(&self, nonce_len: usize, aad_len: usize, text_len: usize) -> Result<(), Error> {
-        let (nonce_ok, p_max, a_max) = if self.algorithm().is_nonce_misuse_resistant() {
-            (nonce_len == crate::NONCE_LEN, crate::P_MAX, crate::A_MAX)
-        } else {
-            let ok = nonce_len >= crate::GCM_IV_MIN && nonce_len as u64 <= crate::GCM_IV_MAX;
-            (ok, crate::GCM_P_MAX, crate::GCM_A_MAX)
-        };
-        if !nonce_ok {
-            return Err(Error::InvalidNonceLength { expected: crate::NONCE_LEN, actual: nonce_len });
-        }
-        if text_len as u64 > p_max {
-            return Err(Error::PlaintextTooLong);
-        }
-        if aad_len as u64 > a_max {
-            return Err(Error::AadTooLong);
-        }
-        Ok(())
+    pub fn check_lengths(&self, nonce_len: usize, aad_len: usize, plaintext_len: usize) -> Result<(), Error> {
+        self.limits().check_seal(nonce_len, aad_len, plaintext_len)
+    }
+
+    /// The checks a decryption makes of its lengths, without the call, as
+    /// [`Self::check_lengths`]: `ciphertext_len` is the ciphertext's without
+    /// its tag (an over-long one is [`Error::CiphertextTooLong`]).
+    #[inline]
+    pub fn check_open_lengths(
+        &self,
+        nonce_len: usize,
+        aad_len: usize,
+        ciphertext_len: usize,
+    ) -> Result<(), Error> {
+        self.limits().check_open(nonce_len, aad_len, ciphertext_len)
+    }
+
+    fn limits(&self) -> &'static Limits {
+        if self.algorithm().is_nonce_misuse_resistant() { &limits::GCM_SIV } else { &limits::GCM }
     }
 
     /// Encrypts `buffer` in place and writes the tag into `tag`, which must
@@ -181,6 +181,9 @@ impl Cipher {
         buffer: &mut [u8],
         tag: &mut [u8],
     ) -> Result<(), Error> {
+        // The lengths before the tag, as the typed AES-GCM calls and the C
+        // ABI check them: one misuse, one error, whichever way it comes.
+        self.check_lengths(nonce.len(), aad.len(), buffer.len())?;
         if tag.len() != self.tag_len() {
             return Err(Error::InvalidTagLength { expected: self.tag_len(), actual: tag.len() });
         }
@@ -217,6 +220,8 @@ impl Cipher {
         buffer: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
+        // As in `encrypt_in_place_detached`: the lengths before the tag.
+        self.check_open_lengths(nonce.len(), aad.len(), buffer.len())?;
         match &self.inner {
             Inner::Aes128GcmSiv(c) => {
                 c.decrypt_in_place_detached(crate::nonce_from_slice(nonce)?, aad, buffer, siv_tag(tag)?)
@@ -238,7 +243,9 @@ impl Cipher {
             Inner::Aes128GcmSiv(c) => c.encrypt_batch(items),
             Inner::Aes256GcmSiv(c) => c.encrypt_batch(items),
             Inner::Aes128Gcm(_) | Inner::Aes256Gcm(_) => {
-                self.check_batch(items)?;
+                items
+                    .iter()
+                    .try_for_each(|it| self.check_lengths(it.nonce.len(), it.aad.len(), it.buffer.len()))?;
                 let tag_len = self.tag_len();
                 items.iter_mut().try_for_each(|it| {
                     self.encrypt_in_place_detached(it.nonce, it.aad, it.buffer, &mut it.tag[..tag_len])
@@ -262,7 +269,9 @@ impl Cipher {
                 let checked = if refused {
                     Err(Error::BufferTooSmall { needed: items.len(), actual: results.len() })
                 } else {
-                    self.check_batch(items)
+                    items.iter().try_for_each(|it| {
+                        self.check_open_lengths(it.nonce.len(), it.aad.len(), it.buffer.len())
+                    })
                 };
                 if let Err(e) = checked {
                     results.iter_mut().take(items.len()).for_each(|r| *r = Err(Error::Authentication));
@@ -275,10 +284,6 @@ impl Cipher {
                 Ok(())
             }
         }
-    }
-
-    fn check_batch(&self, items: &[BatchItem<'_>]) -> Result<(), Error> {
-        items.iter().try_for_each(|it| self.check_lengths(it.nonce.len(), it.aad.len(), it.buffer.len()))
     }
 }
 
@@ -334,7 +339,8 @@ mod tests {
         assert!(
             Cipher::new_short_tag_hazardous(Algorithm::Aes128GcmSiv, &[0; 16], 8, Backend::Portable).is_err()
         );
-        assert_eq!(short.check_lengths(0, 0, 0), Err(Error::InvalidNonceLength { expected: 12, actual: 0 }));
+        // AES-GCM's nearest IV length, as its calls report it.
+        assert_eq!(short.check_lengths(0, 0, 0), Err(Error::InvalidNonceLength { expected: 1, actual: 0 }));
         assert_eq!(short.check_lengths(1, 0, 0), Ok(()));
     }
 

@@ -1,6 +1,8 @@
 //! The one place a key's backend is matched on: each public type holds a
 //! [`Dispatch`] of its mode object, built once when the key is made.
 
+use crate::backend::HardwareProof;
+
 /// A mode object on the portable backend or on a hardware one (which one it
 /// was built for is kept beside it).
 #[derive(Clone)]
@@ -34,27 +36,15 @@ pub(crate) mod hw {
 
 impl<P, H> Dispatch<P, H> {
     /// Builds the mode object for `backend`, or fails if the CPU lacks it.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn build(
         backend: crate::Backend,
         portable: impl FnOnce() -> P,
         hardware: impl FnOnce(HardwareProof) -> H,
     ) -> Result<Self, crate::Error> {
-        match backend.if_supported().ok_or(crate::Error::BackendUnavailable)? {
-            crate::Backend::Portable => Ok(Dispatch::Portable(portable())),
-            #[cfg(target_arch = "x86_64")]
-            crate::Backend::AesNiClmul => {
-                let features = hw::Features::detect().ok_or(crate::Error::BackendUnavailable)?;
-                Ok(Dispatch::Hardware(hardware(features), crate::Backend::AesNiClmul))
-            }
-            #[cfg(target_arch = "x86_64")]
-            crate::Backend::AesNiVaes => {
-                let features = hw::Features::detect_wide().ok_or(crate::Error::BackendUnavailable)?;
-                Ok(Dispatch::Hardware(hardware(features), crate::Backend::AesNiVaes))
-            }
-            #[allow(unreachable_patterns)]
-            _ => Err(crate::Error::BackendUnavailable),
-        }
+        Ok(match backend.proof()? {
+            None => Dispatch::Portable(portable()),
+            Some(proof) => Dispatch::Hardware(hardware(proof), backend),
+        })
     }
 
     /// The backend this object runs on.
@@ -65,9 +55,3 @@ impl<P, H> Dispatch<P, H> {
         }
     }
 }
-
-/// What a hardware constructor receives: proof the CPU has the features.
-#[cfg(target_arch = "x86_64")]
-pub(crate) type HardwareProof = hw::Features;
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) type HardwareProof = core::convert::Infallible;

@@ -1,7 +1,9 @@
 //! The one error type.
 //!
 //! Misuse (a wrong key or nonce length, an input over the spec's limits, a buffer
-//! too small) is reported before any work, with a description. Authentication
+//! too small) is reported before any work, with a description, and alike by
+//! every API: lengths are checked in the order the calls take them (nonce,
+//! associated data, then the plaintext or ciphertext). Authentication
 //! failure is a single opaque variant: rich reasons on that path help attackers
 //! and tempt callers into special cases.
 
@@ -20,7 +22,8 @@ pub enum Error {
     },
     /// The nonce is not a length the algorithm takes: 12 bytes for AES-GCM-SIV;
     /// for AES-GCM, whose IV may be 1 to 2^61 - 1 bytes, `expected` is the
-    /// nearest length allowed.
+    /// nearest length allowed: 1 for an empty IV, 2^61 - 1
+    /// ([`GCM_IV_MAX`](crate::GCM_IV_MAX)) for a longer one.
     InvalidNonceLength {
         /// Bytes the algorithm needs (the nearest allowed, where it takes a range).
         expected: usize,

@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::backend::{Backend, Polyval as _, soft};
-use crate::siv::NONCE_LEN;
+use crate::limits::NONCE_LEN;
 use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -50,21 +50,12 @@ impl Polyval {
 
     /// POLYVAL on a chosen backend.
     pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self, Error> {
-        let inner = match backend.if_supported().ok_or(Error::BackendUnavailable)? {
-            Backend::Portable => PolyvalImpl::Portable(soft::Polyval::new(h)),
+        let inner = match backend.proof()? {
+            None => PolyvalImpl::Portable(soft::Polyval::new(h)),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNiClmul => {
-                let features = crate::backend::x86_64::Features::detect().ok_or(Error::BackendUnavailable)?;
-                PolyvalImpl::Hardware(crate::backend::x86_64::Polyval::new(features, h))
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::AesNiVaes => {
-                let features =
-                    crate::backend::x86_64::Features::detect_wide().ok_or(Error::BackendUnavailable)?;
-                PolyvalImpl::Hardware(crate::backend::x86_64::Polyval::new(features, h))
-            }
-            #[allow(unreachable_patterns)]
-            _ => return Err(Error::BackendUnavailable),
+            Some(proof) => PolyvalImpl::Hardware(crate::backend::x86_64::Polyval::new(proof, h)),
+            #[cfg(not(target_arch = "x86_64"))]
+            Some(proof) => match proof {},
         };
         Ok(Polyval { inner })
     }

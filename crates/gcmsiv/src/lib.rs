@@ -137,6 +137,7 @@ mod dispatch;
 mod error;
 mod gcm;
 pub mod hazmat;
+mod limits;
 #[cfg(feature = "parallel")]
 mod parallel;
 #[cfg(feature = "parallel")]
@@ -151,8 +152,8 @@ pub use backend::Backend;
 pub use batch::BatchItem;
 pub use cipher::{Algorithm, Cipher};
 pub use error::Error;
-pub use gcm::{GCM_A_MAX, GCM_FAST_IV_LEN, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX};
-pub use siv::{A_MAX, C_MAX, NONCE_LEN, P_MAX, TAG_LEN};
+pub use gcm::GCM_FAST_IV_LEN;
+pub use limits::{A_MAX, C_MAX, GCM_A_MAX, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX, NONCE_LEN, P_MAX, TAG_LEN};
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -24,8 +24,9 @@
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval, counter_add_le32};
+use crate::limits::{GCM_SIV, NONCE_LEN};
 use crate::pieces;
-use crate::siv::{GcmSiv, NONCE_LEN, P_MAX, initial_counter};
+use crate::siv::{GcmSiv, initial_counter};
 use std::cell::Cell;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -117,7 +118,7 @@ where
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
-        crate::siv::check_lengths(aad.len(), buffer.len(), P_MAX, Error::PlaintextTooLong)?;
+        GCM_SIV.check_seal(nonce.len(), aad.len(), buffer.len())?;
         let tag = self.seal_on_all_cores(nonce, aad, buffer);
         pieces::scrub_stack();
         Ok(tag)
@@ -129,7 +130,7 @@ where
     /// in this frame or below it.
     #[inline(never)]
     fn seal_on_all_cores(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], buffer: &mut [u8]) -> Block {
-        let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+        let (encryption_key, mut hash) = self.derive_record_keys(nonce);
         let piece = piece_len(buffer.len());
         let mut partials = Partials::new(buffer.len(), piece);
         let helpers = helpers(partials.sums.len());
@@ -160,12 +161,7 @@ where
         buffer: &mut [u8],
         tag: &Block,
     ) -> Result<(), Error> {
-        crate::siv::check_lengths(
-            aad.len(),
-            buffer.len(),
-            crate::siv::CIPHERTEXT_BODY_MAX,
-            Error::CiphertextTooLong,
-        )?;
+        GCM_SIV.check_open(nonce.len(), aad.len(), buffer.len())?;
         // A panic in a piece (re-raised here from a helper too) must not leave
         // the pieces already decrypted in the caller's buffer.
         let expected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -192,7 +188,7 @@ where
         buffer: &mut [u8],
         tag: &Block,
     ) -> Block {
-        let (encryption_key, mut hash) = self.key_generating_key().derive_record_keys(nonce);
+        let (encryption_key, mut hash) = self.derive_record_keys(nonce);
         let piece = piece_len(buffer.len());
         let mut partials = Partials::new(buffer.len(), piece);
         let helpers = helpers(partials.sums.len());

@@ -148,13 +148,15 @@ pub(crate) trait Aes: Sized + Zeroize {
         self.ctr32be(counter, data);
     }
 
-    /// RFC 8452 section 4 for this key as the key-generating key: the record
+    /// RFC 8452 section 4 for this key as the key-generating key, in the
+    /// backend's own kernel (the derived keys kept in registers): the record
     /// encryption key (on the same backend) and POLYVAL keyed with the record
-    /// authentication key. Backends may override this to keep the derived
-    /// keys in registers; the default goes through the byte-level reference.
-    fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Self::Polyval) {
-        let keys = crate::siv::derive_record_key_bytes(self, nonce);
-        (self.rekey(&keys.encryption_key[..Self::KEY_LEN]), self.polyval(&keys.authentication_key))
+    /// authentication key; or `None` if the backend has no such kernel, and
+    /// the mode derives them from bytes itself.
+    #[inline]
+    fn derive_record_keys_fused(&self, nonce: &[u8; 12]) -> Option<(Self, Self::Polyval)> {
+        let _ = nonce;
+        None
     }
 
     /// Whether batches should hand [`WIDE_GROUP`] messages to one
@@ -347,6 +349,14 @@ pub(crate) fn counter_add_be32(counter: &Block, n: u32) -> Block {
     c
 }
 
+/// What a hardware backend's constructors require: proof that the CPU has
+/// its features, from [`Backend::proof`] alone.
+#[cfg(target_arch = "x86_64")]
+pub(crate) type HardwareProof = x86_64::Features;
+/// No hardware backend here: nothing can be proven.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) type HardwareProof = core::convert::Infallible;
+
 /// The backends this build knows; which of them a key uses is decided once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -387,14 +397,26 @@ impl Backend {
 
     /// `Some(self)` if this CPU can run the backend.
     pub fn if_supported(self) -> Option<Self> {
+        self.proof().ok().map(|_| self)
+    }
+
+    /// The one place a backend becomes what its constructors require:
+    /// `None` for the portable backend, which needs no proof, or the proof
+    /// that this CPU has the hardware backend's features. Every key, hash and
+    /// test that picks a backend asks here, so none can disagree on it.
+    pub(crate) fn proof(self) -> Result<Option<HardwareProof>, crate::Error> {
         match self {
-            Backend::Portable => Some(self),
+            Backend::Portable => Ok(None),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNiClmul => x86_64::Features::detect().map(|_| self),
+            Backend::AesNiClmul => {
+                x86_64::Features::detect().map(Some).ok_or(crate::Error::BackendUnavailable)
+            }
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNiVaes => x86_64::Features::detect_wide().map(|_| self),
+            Backend::AesNiVaes => {
+                x86_64::Features::detect_wide().map(Some).ok_or(crate::Error::BackendUnavailable)
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::AesNiClmul | Backend::AesNiVaes => None,
+            Backend::AesNiClmul | Backend::AesNiVaes => Err(crate::Error::BackendUnavailable),
         }
     }
 
@@ -417,7 +439,7 @@ impl Backend {
             Backend::Portable => 64,
             Backend::AesNiClmul => 128,
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNiVaes => x86_64::Features::detect_wide().map_or(256, |f| f.register_bits()),
+            Backend::AesNiVaes => self.proof().ok().flatten().map_or(256, |f| f.register_bits()),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::AesNiVaes => 256,
         }

@@ -303,4 +303,30 @@ impl Gcm {
             Gcm::A256(c) => c.decrypt_in_place_detached(nonce, aad, buf, tag),
         }
     }
+
+    pub fn encrypt_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        pt: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, gcmsiv::Error> {
+        match self {
+            Gcm::A128(c) => c.encrypt_into(nonce, aad, pt, out),
+            Gcm::A256(c) => c.encrypt_into(nonce, aad, pt, out),
+        }
+    }
+
+    pub fn decrypt_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, gcmsiv::Error> {
+        match self {
+            Gcm::A128(c) => c.decrypt_into(nonce, aad, ct, out),
+            Gcm::A256(c) => c.decrypt_into(nonce, aad, ct, out),
+        }
+    }
 }

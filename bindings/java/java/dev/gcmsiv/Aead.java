@@ -368,7 +368,7 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
             if (total > ARENA_MAX && count > 1) {
                 // Several arenas: every item's lengths checked (natively, as a call checks
                 // them) before the first runs; one arena's call checks its own items first.
-                Native.checkMany(h, layout, count);
+                Native.checkMany(h, layout, count, seal);
             }
             for (int start = 0; start < count; ) {
                 int end = start;

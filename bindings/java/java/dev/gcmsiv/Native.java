@@ -115,8 +115,11 @@ final class Native {
             java.nio.ByteBuffer in, int inPosition, int length, java.nio.ByteBuffer out, int outPosition)
             throws javax.crypto.AEADBadTagException;
 
-    /** Checks the lengths of count items (nonce, aad and body lengths per item) as calls would. */
-    static native void checkMany(long handle, int[] layout, int count);
+    /**
+     * Checks the lengths of count items (nonce, aad and body lengths per item) as calls would: as
+     * sealMany's if seal, else as openMany's.
+     */
+    static native void checkMany(long handle, int[] layout, int count, boolean seal);
 
     /** Seals the items packed in arena (layout: nonce, aad and body lengths per item) in place. */
     static native void sealMany(long handle, byte[] arena, int[] layout, int count);

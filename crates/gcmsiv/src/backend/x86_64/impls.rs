@@ -213,9 +213,9 @@ macro_rules! aes_impl {
                 // SAFETY: as in `seal_lanes`.
                 Some(unsafe { self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags, keys) })
             }
-            fn derive_record_keys(&self, nonce: &[u8; 12]) -> (Self, Polyval) {
+            fn derive_record_keys_fused(&self, nonce: &[u8; 12]) -> Option<(Self, Polyval)> {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) }
+                Some(unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) })
             }
         }
     };
