@@ -5,7 +5,7 @@
 //! rounds. Where the backend has a fused kernel for short messages, a batch
 //! runs the set-up of [`GROUP`] of them (or [`QUAD`], or [`WIDE_GROUP`]) side
 //! by side, each step for all of them before the next; the backend says
-//! which groups pay ([`Aes::lane_limits`]; on x86-64: all short, or equal
+//! which groups pay ([`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits); on x86-64: all short, or equal
 //! lengths up to 256 bytes, 512 with VAES, seals up to 1 KiB with AVX-512).
 //! The rest, and every message on a backend without such a kernel, take the
 //! one-message path: their set-up is a small part of their cost. (A path
@@ -94,7 +94,7 @@ impl<A: Aes> GcmSiv<A> {
     }
 
     /// Seals items in fused groups of `G` where they fit (`limits`, from
-    /// [`Aes::lane_limits`]; else quads of them that fit), what is left in
+    /// [`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits); else quads of them that fit), what is left in
     /// groups of [`GROUP`] and quads, the rest one by one.
     fn seal_groups<const G: usize>(
         &self,
@@ -273,7 +273,7 @@ impl<A: Aes> GcmSiv<A> {
 }
 
 /// Whether the backend's group kernel should take these items
-/// ([`Aes::lane_limits`]): all of the same lengths up to its limit, or all
+/// ([`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits)): all of the same lengths up to its limit, or all
 /// short where it takes mixed short lengths. Asked before a group's
 /// arguments are gathered: a group turned down after gathering them cost
 /// batches of 1 KiB opens and of a 16-512-byte mix 2-4% against one call per

@@ -5,7 +5,7 @@
 //! ByteReverse(X_1), ..., ByteReverse(X_n)))
 //!
 //! With a 96-bit IV, a backend may run the whole of
-//! GCM-AE or GCM-AD in one fused kernel ([`Aes::gcm_fused`]); the tag
+//! GCM-AE or GCM-AD in one fused kernel ([`FusedKernels::gcm_fused`](crate::backend::FusedKernels::gcm_fused)); the tag
 //! comparison stays here either way.
 
 use crate::Error;
@@ -176,6 +176,7 @@ fn inc32(block: &Block) -> Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::BlockCipher;
 
     #[test]
     fn mul_x_polyval_matches_rfc8452_appendix_a() {

@@ -20,7 +20,7 @@ pub(crate) struct RecordKeyBytes {
 /// independent, so they go to the cipher together.
 ///
 /// The byte-level reference: backends may derive in registers instead
-/// ([`Aes::derive_record_keys_fused`]); tests hold both to the RFC's values.
+/// ([`FusedKernels::derive_record_keys_fused`](crate::backend::FusedKernels::derive_record_keys_fused)); tests hold both to the RFC's values.
 pub(crate) fn derive_record_key_bytes<A: Aes>(
     key_generating_key: &A,
     nonce: &[u8; NONCE_LEN],
@@ -95,7 +95,7 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
         GCM_SIV.check_seal(nonce.len(), aad.len(), buffer.len())?;
-        if let Some(tag) = self.key_generating_key.seal_short(nonce, aad, buffer) {
+        if let Some(tag) = self.key_generating_key.seal_fused(nonce, aad, buffer) {
             return Ok(tag);
         }
         // Kept as one value and used through its fields: destructuring would
@@ -125,7 +125,7 @@ impl<A: Aes> GcmSiv<A> {
         tag: &Block,
     ) -> Result<(), Error> {
         GCM_SIV.check_open(nonce.len(), aad.len(), buffer.len())?;
-        if let Some(check) = self.key_generating_key.open_short(nonce, aad, buffer, tag) {
+        if let Some(check) = self.key_generating_key.open_fused(nonce, aad, buffer, tag) {
             return crate::verify::release_if_tags_match(&check, tag, buffer, |b| {
                 self.restore_ciphertext(nonce, tag, b)
             });

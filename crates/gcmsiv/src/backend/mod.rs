@@ -2,8 +2,10 @@
 //!
 //! A backend is chosen once, when a key is made ([`Backend::select`]), and the key
 //! keeps it: no per-call or per-block CPU detection. Each backend is a pair of
-//! types implementing [`Aes`] and [`Polyval`]; `unsafe` and `#[target_feature]`
-//! appear only below this folder.
+//! types: a key schedule implementing [`BlockCipher`], [`Hashes`],
+//! [`FusedKernels`] and [`BatchKernels`] (together, [`Aes`]), and a hash state
+//! implementing [`Polyval`]. `unsafe` and `#[target_feature]` appear only below
+//! this folder.
 
 pub(crate) mod soft;
 #[cfg(target_arch = "x86_64")]
@@ -50,18 +52,18 @@ pub(crate) const QUAD: usize = 4;
 /// eight, so each step of the set-up has eight independent chains.
 pub(crate) const GROUP: usize = 8;
 
-/// A batch's larger fused group ([`Aes::wide_groups`]): sixteen lanes. Where
+/// A batch's larger fused group ([`BatchKernels::wide_groups`]): sixteen lanes. Where
 /// the backend runs two lanes per instruction, eight registers of lane pairs,
 /// so each step again has eight independent chains (with eight lanes the
 /// pairs left half of them idle: 20% slower); x86-64 without VAES takes it
 /// for AES-256 too.
 pub(crate) const WIDE_GROUP: usize = 16;
 
-/// Messages and AAD up to this long may take the fused short-message kernel
-/// of [`Aes::seal_short`] and [`Aes::open_short`].
+/// Messages and AAD up to this long may take x86-64's fused short-message
+/// kernel (inside [`FusedKernels::seal_fused`] and [`FusedKernels::open_fused`]).
 pub(crate) const SHORT_MAX: usize = 128;
 
-/// The groups a backend's group kernel pays for ([`Aes::lane_limits`]):
+/// The groups a backend's group kernel pays for ([`BatchKernels::lane_limits`]):
 /// messages and AADs all of the same lengths up to `equal_max` bytes, and, if
 /// `mixed_short`, all short (up to [`SHORT_MAX`]) at any mix of lengths.
 #[derive(Clone, Copy, Debug)]
@@ -70,37 +72,27 @@ pub(crate) struct LaneLimits {
     pub(crate) mixed_short: bool,
 }
 
-/// An expanded AES key schedule (AES-128 or AES-256) on one backend.
+/// What the modes ask of a backend, in four parts, each building on the one
+/// before: the block cipher ([`BlockCipher`]), the universal hashes keyed on
+/// the same backend ([`Hashes`]), fused kernels for whole passes and
+/// messages ([`FusedKernels`], each optional: the mode runs the steps one by
+/// one where a backend has none), and batch groups ([`BatchKernels`],
+/// optional too). `Aes` names them all.
+pub(crate) trait Aes: BatchKernels {}
+impl<T: BatchKernels> Aes for T {}
+
+/// An expanded AES key schedule (AES-128 or AES-256) on one backend, and CTR
+/// over it.
 ///
 /// Implementations are constant-time with respect to the key and the data.
-pub(crate) trait Aes: Sized + Zeroize {
+pub(crate) trait BlockCipher: Sized + Zeroize {
     /// Key length in bytes: 16 or 32.
     const KEY_LEN: usize;
-
-    /// The POLYVAL implementation of the same backend.
-    type Polyval: Polyval;
 
     /// Expands `key` (exactly `KEY_LEN` bytes) on the same backend as `self`.
     ///
     /// This is how per-nonce record keys stay on the backend the user's key chose.
     fn rekey(&self, key: &[u8]) -> Self;
-
-    /// A POLYVAL instance keyed with `h`, on the same backend as `self`.
-    fn polyval(&self, h: &Block) -> Self::Polyval;
-
-    /// What a backend precomputes once per GCM key for GHASH (for example the
-    /// powers of its key); each message's hash state is a plain
-    /// [`Aes::Polyval`] used together with it.
-    type GhashTable: Clone + Zeroize;
-
-    /// The table for the POLYVAL key `h` (already mulX(ByteReverse(H))).
-    fn ghash_table(&self, h: &Block) -> Self::GhashTable;
-
-    /// [`Polyval::update_padded_reversed`] with the key's table at hand.
-    fn ghash_update(table: &Self::GhashTable, hash: &mut Self::Polyval, data: &[u8]) {
-        let _ = table;
-        hash.update_padded_reversed(data);
-    }
 
     /// Encrypts each block in place; the blocks are independent, so backends
     /// keep several in flight.
@@ -121,10 +113,37 @@ pub(crate) trait Aes: Sized + Zeroize {
     /// `counter`, and inc32 increments the last 32 bits, read big-endian,
     /// modulo 2^32.
     fn ctr32be(&self, counter: &Block, data: &mut [u8]);
+}
 
-    /// GCM encryption's pass: CTR (as [`Aes::ctr32be`]), then GHASH of the
-    /// ciphertext through `hash` (see [`Polyval::update_padded_reversed`]).
-    /// Backends that stitch the two override this.
+/// POLYVAL and GHASH keyed on the same backend as the block cipher.
+pub(crate) trait Hashes: BlockCipher {
+    /// The POLYVAL implementation of the same backend.
+    type Polyval: Polyval;
+
+    /// A POLYVAL instance keyed with `h`, on the same backend as `self`.
+    fn polyval(&self, h: &Block) -> Self::Polyval;
+
+    /// What a backend precomputes once per GCM key for GHASH (for example the
+    /// powers of its key); each message's hash state is a plain
+    /// [`Hashes::Polyval`] used together with it.
+    type GhashTable: Clone + Zeroize;
+
+    /// The table for the POLYVAL key `h` (already mulX(ByteReverse(H))).
+    fn ghash_table(&self, h: &Block) -> Self::GhashTable;
+
+    /// [`Polyval::update_padded_reversed`] with the key's table at hand.
+    fn ghash_update(table: &Self::GhashTable, hash: &mut Self::Polyval, data: &[u8]) {
+        let _ = table;
+        hash.update_padded_reversed(data);
+    }
+}
+
+/// Fused kernels: a whole pass (CTR with the hash beside it), the record
+/// keys, or a whole message in one call. Every method has a default that
+/// runs the steps one by one, or returns `None` and leaves them to the mode.
+pub(crate) trait FusedKernels: Hashes {
+    /// GCM encryption's pass: CTR (as [`BlockCipher::ctr32be`]), then GHASH
+    /// of the ciphertext through `hash` (see [`Polyval::update_padded_reversed`]).
     fn ctr32be_then_ghash(
         &self,
         counter: &Block,
@@ -148,6 +167,14 @@ pub(crate) trait Aes: Sized + Zeroize {
         self.ctr32be(counter, data);
     }
 
+    /// GCM-SIV decryption's pass over the ciphertext: CTR on `data` (as
+    /// [`BlockCipher::ctr32le`]) and POLYVAL over the resulting plaintext,
+    /// zero-padded to whole blocks.
+    fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
+        self.ctr32le(counter, data);
+        hash.update_padded(data);
+    }
+
     /// RFC 8452 section 4 for this key as the key-generating key, in the
     /// backend's own kernel (the derived keys kept in registers): the record
     /// encryption key (on the same backend) and POLYVAL keyed with the record
@@ -159,38 +186,35 @@ pub(crate) trait Aes: Sized + Zeroize {
         None
     }
 
-    /// Whether batches should hand [`WIDE_GROUP`] messages to one
-    /// [`Aes::seal_lanes`] call rather than [`GROUP`].
-    fn wide_groups(&self) -> bool {
-        false
-    }
-
-    /// RFC 8452 section 4's encryption of one message with this key as the
-    /// key-generating key in the backend's own kernels (one fused kernel up
-    /// to [`SHORT_MAX`] bytes): returns the tag, or `None` if the backend has
-    /// none and the mode should run step by step.
-    fn seal_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+    /// RFC 8452 section 4's encryption of one message of any length, with
+    /// this key as the key-generating key, in the backend's own kernels (on
+    /// x86-64: one fused kernel up to [`SHORT_MAX`] bytes of message and of
+    /// AAD, the long-message kernel past that): returns the tag, or `None`
+    /// (nothing touched) if the backend has none and the mode should run step
+    /// by step.
+    fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
         let _ = (nonce, aad, data);
         None
     }
 
-    /// Decryption's counterpart of [`Aes::seal_short`]: CTR from the received
-    /// `tag`, then a block equal to `tag` exactly when `tag` is the one the
-    /// plaintext should have (that tag itself, or, on x86-64, a block made
-    /// from the received tag decrypted under the record key; the caller
-    /// compares in constant time and releases), or `None` as there.
-    fn open_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], tag: &Block) -> Option<Block> {
+    /// Decryption's counterpart of [`FusedKernels::seal_fused`], any length:
+    /// CTR from the received `tag`, then a block equal to `tag` exactly when
+    /// `tag` is the one the plaintext should have (that tag itself, or, on
+    /// x86-64, a block made from the received tag decrypted under the record
+    /// key; the caller compares in constant time and releases), or `None` as
+    /// there.
+    fn open_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], tag: &Block) -> Option<Block> {
         let _ = (nonce, aad, data, tag);
         None
     }
 
-    /// SP 800-38D with a 96-bit IV in the backend's own fused kernels:
-    /// GCM-AE encrypts `data` in place and returns the full 16-byte tag;
-    /// with `OPEN`, GCM-AD decrypts it in place and returns the full tag the
-    /// ciphertext should have (the caller compares, and puts the ciphertext
-    /// back on a mismatch). `None` (nothing touched) if the backend has no such
-    /// kernel, and the mode runs step by step. `table` is this key's GHASH
-    /// table ([`Aes::ghash_table`]).
+    /// SP 800-38D with a 96-bit IV in the backend's own fused kernels, any
+    /// length: GCM-AE encrypts `data` in place and returns the full 16-byte
+    /// tag; with `OPEN`, GCM-AD decrypts it in place and returns the full tag
+    /// the ciphertext should have (the caller compares, and puts the
+    /// ciphertext back on a mismatch). `None` (nothing touched) if the backend
+    /// has no such kernel, and the mode runs step by step. `table` is this
+    /// key's GHASH table ([`Hashes::ghash_table`]).
     fn gcm_fused<const OPEN: bool>(
         &self,
         table: &Self::GhashTable,
@@ -201,27 +225,38 @@ pub(crate) trait Aes: Sized + Zeroize {
         let _ = (table, iv, aad, data);
         None
     }
+}
 
+/// Batch groups: the set-up steps of several messages side by side. Optional:
+/// without them a batch runs one message at a time.
+pub(crate) trait BatchKernels: FusedKernels {
     /// Memory a batch call lends each of its groups for the lanes' round
-    /// keys, wiped once when it drops (see [`Aes::seal_lanes`]).
+    /// keys, wiped once when it drops (see [`BatchKernels::seal_lanes`]).
     type LaneKeys: Default;
 
-    /// Which groups [`Aes::seal_lanes`] (`seal`) or [`Aes::open_lanes`]
-    /// should be given ([`LaneLimits`]), or `None` if the backend has no
-    /// group kernel. The kernels are correct at any lengths; past these
-    /// limits one message at a time is the faster. The caller decides from
-    /// this before it gathers a group's arguments (gathering them only to be
-    /// turned down cost batches of 1 KiB opens 3-4%).
+    /// Whether batches should hand [`WIDE_GROUP`] messages to one
+    /// [`BatchKernels::seal_lanes`] call rather than [`GROUP`].
+    fn wide_groups(&self) -> bool {
+        false
+    }
+
+    /// Which groups [`BatchKernels::seal_lanes`] (`seal`) or
+    /// [`BatchKernels::open_lanes`] should be given ([`LaneLimits`]), or
+    /// `None` if the backend has no group kernel. The kernels are correct at
+    /// any lengths; past these limits one message at a time is the faster.
+    /// The caller decides from this before it gathers a group's arguments
+    /// (gathering them only to be turned down cost batches of 1 KiB opens
+    /// 3-4%).
     fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {
         let _ = seal;
         None
     }
 
-    /// [`Aes::seal_short`] for `L` messages at once (`L` a multiple of
-    /// [`QUAD`]; lengths as [`Aes::lane_limits`] allows, which the caller
-    /// checks), their set-up steps side by side: the tags, or `None`
-    /// (nothing touched) if the backend has no such kernel. The round keys
-    /// go to `keys`, which the groups of one batch share.
+    /// [`FusedKernels::seal_fused`] for `L` messages at once (`L` a multiple
+    /// of [`QUAD`]; lengths as [`BatchKernels::lane_limits`] allows, which the
+    /// caller checks), their set-up steps side by side: the tags, or `None`
+    /// (nothing touched) if the backend has no such kernel. The round keys go
+    /// to `keys`, which the groups of one batch share.
     fn seal_lanes<const L: usize>(
         &self,
         nonces: [&[u8; 12]; L],
@@ -233,7 +268,8 @@ pub(crate) trait Aes: Sized + Zeroize {
         None
     }
 
-    /// [`Aes::open_short`] for `L` messages at once, as [`Aes::seal_lanes`].
+    /// [`FusedKernels::open_fused`] for `L` messages at once, as
+    /// [`BatchKernels::seal_lanes`].
     fn open_lanes<const L: usize>(
         &self,
         nonces: [&[u8; 12]; L],
@@ -244,15 +280,6 @@ pub(crate) trait Aes: Sized + Zeroize {
     ) -> Option<[Block; L]> {
         let _ = (nonces, aads, data, tags, keys);
         None
-    }
-
-    /// Decryption's pass over the ciphertext: CTR on `data` (as [`Aes::ctr32le`])
-    /// and POLYVAL over the resulting plaintext, zero-padded to whole blocks.
-    ///
-    /// Backends that can interleave the two in one pass override this.
-    fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Self::Polyval) {
-        self.ctr32le(counter, data);
-        hash.update_padded(data);
     }
 }
 

@@ -306,20 +306,12 @@ macro_rules! portable_aes {
             }
         }
 
-        impl crate::backend::Aes for $name {
+        impl crate::backend::BlockCipher for $name {
             const KEY_LEN: usize = $key_len;
-            type Polyval = Polyval;
-            type LaneKeys = ();
 
             fn rekey(&self, key: &[u8]) -> Self {
                 $name(Schedule::expand(&key[..$key_len]))
             }
-            fn polyval(&self, h: &Block) -> Polyval {
-                Polyval::new(h)
-            }
-            /// The portable hash needs no table.
-            type GhashTable = ();
-            fn ghash_table(&self, _h: &Block) {}
             fn encrypt_blocks(&self, blocks: &mut [Block]) {
                 self.0.encrypt_blocks(blocks)
             }
@@ -330,6 +322,24 @@ macro_rules! portable_aes {
                 self.0.ctr32(counter, data, 12, u32::from_be_bytes, u32::to_be_bytes)
             }
         }
+
+        impl crate::backend::Hashes for $name {
+            type Polyval = Polyval;
+            fn polyval(&self, h: &Block) -> Polyval {
+                Polyval::new(h)
+            }
+            /// The portable hash needs no table.
+            type GhashTable = ();
+            fn ghash_table(&self, _h: &Block) {}
+        }
+
+        /// No fused kernels: the modes run their steps one by one.
+        impl crate::backend::FusedKernels for $name {}
+
+        /// No batch groups: batches run one message at a time.
+        impl crate::backend::BatchKernels for $name {
+            type LaneKeys = ();
+        }
     };
 }
 
@@ -339,7 +349,7 @@ portable_aes!(Aes256, 32, 14, "AES-256, bitsliced and constant-time.");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Aes as _;
+    use crate::backend::BlockCipher as _;
 
     fn hex16(s: &str) -> Block {
         let mut b = [0u8; 16];

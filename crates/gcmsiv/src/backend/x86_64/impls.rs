@@ -34,7 +34,7 @@ const WIDE_LANES_MAX: usize = 512;
 const ZMM_SEAL_LANES_MAX: usize = 1024;
 
 impl<const NR: usize> Schedule<NR> {
-    /// [`Aes::lane_limits`](crate::backend::Aes::lane_limits) for this CPU.
+    /// [`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits) for this CPU.
     /// Lanes of unequal lengths each take the longest one's CTR steps, and
     /// past the short ones that waste costs more than the group saves (a
     /// 16-512-byte mix measured 0.73-0.83x one message at a time), so only
@@ -77,16 +77,11 @@ impl<const NR: usize> Schedule<NR> {
 
 macro_rules! aes_impl {
     ($name:ident, $key_len:literal, $nr:literal) => {
-        impl crate::backend::Aes for $name {
+        impl crate::backend::BlockCipher for $name {
             const KEY_LEN: usize = $key_len;
-            type Polyval = Polyval;
-
             fn rekey(&self, key: &[u8]) -> Self {
                 let key: &[u8; $key_len] = key.try_into().expect("internal error: record key length");
                 Self::new(self.features, key)
-            }
-            fn polyval(&self, h: &Block) -> Polyval {
-                Polyval::new(self.features, h)
             }
             fn encrypt_blocks(&self, blocks: &mut [Block]) {
                 // SAFETY: a schedule holds the Features proof of CPU support.
@@ -100,6 +95,13 @@ macro_rules! aes_impl {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32::<true, false>(counter, data) }
             }
+        }
+
+        impl crate::backend::Hashes for $name {
+            type Polyval = Polyval;
+            fn polyval(&self, h: &Block) -> Polyval {
+                Polyval::new(self.features, h)
+            }
             type GhashTable = GcmTable<$nr>;
             fn ghash_table(&self, h: &Block) -> GcmTable<$nr> {
                 // SAFETY: a schedule holds the Features proof; 16 readable bytes.
@@ -109,6 +111,9 @@ macro_rules! aes_impl {
                 // SAFETY: a Polyval holds the Features proof of CPU support.
                 unsafe { hash.update_padded_blocks::<true>(data, Some(&table.powers)) }
             }
+        }
+
+        impl crate::backend::FusedKernels for $name {
             fn ctr32be_then_ghash(
                 &self,
                 counter: &Block,
@@ -133,14 +138,12 @@ macro_rules! aes_impl {
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 unsafe { self.ctr32le_then_polyval(counter, data, hash) }
             }
-            fn wide_groups(&self) -> bool {
-                // Sixteen lanes one per register too for AES-256, whose
-                // derivation is 24 blocks per quad: seals 4-5% faster, opens
-                // 1-3%; for AES-128 sixteen measured 6-16 cycles slower.
-                self.features.wide() || $nr == 14
+            fn derive_record_keys_fused(&self, nonce: &[u8; 12]) -> Option<(Self, Polyval)> {
+                // SAFETY: a schedule holds the Features proof of CPU support.
+                Some(unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) })
             }
             #[inline]
-            fn seal_short(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+            fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
                 // SAFETY (both): a schedule holds the Features proof; lengths
                 // checked for the short kernel.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
@@ -150,14 +153,14 @@ macro_rules! aes_impl {
                 })
             }
             #[inline]
-            fn open_short(
+            fn open_fused(
                 &self,
                 nonce: &[u8; 12],
                 aad: &[u8],
                 data: &mut [u8],
                 tag: &Block,
             ) -> Option<Block> {
-                // SAFETY (both): as in `seal_short`.
+                // SAFETY (both): as in `seal_fused`.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::open_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 } else {
@@ -180,10 +183,19 @@ macro_rules! aes_impl {
                     unsafe { self.gcm_long::<OPEN>(table, iv, aad, data) }
                 })
             }
+        }
+
+        impl crate::backend::BatchKernels for $name {
+            type LaneKeys = LaneKeyMemory;
+            fn wide_groups(&self) -> bool {
+                // Sixteen lanes one per register too for AES-256, whose
+                // derivation is 24 blocks per quad: seals 4-5% faster, opens
+                // 1-3%; for AES-128 sixteen measured 6-16 cycles slower.
+                self.features.wide() || $nr == 14
+            }
             fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {
                 Some(Schedule::lane_limits(self, seal))
             }
-            type LaneKeys = LaneKeyMemory;
             fn seal_lanes<const L: usize>(
                 &self,
                 nonces: [&[u8; 12]; L],
@@ -212,10 +224,6 @@ macro_rules! aes_impl {
                 }
                 // SAFETY: as in `seal_lanes`.
                 Some(unsafe { self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags, keys) })
-            }
-            fn derive_record_keys_fused(&self, nonce: &[u8; 12]) -> Option<(Self, Polyval)> {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                Some(unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) })
             }
         }
     };

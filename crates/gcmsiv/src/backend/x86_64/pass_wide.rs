@@ -713,7 +713,7 @@ mod tests {
     use super::super::clmul::{Powers, absorb_padded};
     use super::super::{Aes128, Aes256, Features};
     use super::polyval_chunks_wide;
-    use crate::backend::Aes;
+    use crate::backend::BlockCipher;
     use core::arch::x86_64::*;
 
     /// POLYVAL two blocks per instruction (and, where the CPU has AVX-512,
