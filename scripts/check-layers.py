@@ -1,32 +1,65 @@
 #!/usr/bin/env python3
-"""Checks the x86-64 backend's layering: each file of
-crates/gcmsiv/src/backend/x86_64/ may use only the files listed before it in
-that folder's mod.rs (its module list is in layer order), by import or path,
-and may call no method of `Schedule` or `Polyval` defined in a file after it.
-Test modules are exempt. Exits 1 and names each violation."""
+"""Checks the core crate's layering, at two levels:
+
+- the modules of crates/gcmsiv/src/ (their order in lib.rs's module list is
+  the layering): a module may use only the modules listed before it, by path
+  (`crate::siv::...`) or through a name the crate root re-exports
+  (`crate::Error` is error.rs's);
+- the files of crates/gcmsiv/src/backend/x86_64/ (their order in that
+  folder's mod.rs): a file may use only those listed before it (`super::x`),
+  and may call no method of `Schedule` or `Polyval` defined in a file after it.
+
+Comments and test modules are exempt. Exits 1 and names each violation."""
 import pathlib
 import re
 import sys
 
-DIR = pathlib.Path(__file__).resolve().parent.parent / "crates/gcmsiv/src/backend/x86_64"
+SRC = pathlib.Path(__file__).resolve().parent.parent / "crates/gcmsiv/src"
 
 
-def without_tests(text):
-    """The file up to its `#[cfg(test)] mod tests`, if any."""
+def code_of(path):
+    """The file without its test module and without comments."""
+    text = path.read_text()
     m = re.search(r"^#\[cfg\(test\)\]\s*\nmod tests", text, re.M)
-    return text[: m.start()] if m else text
+    text = text[: m.start()] if m else text
+    return "\n".join(line.split("//")[0] if '"' not in line else line for line in text.splitlines())
 
 
-def main():
-    order = re.findall(r"^mod (\w+);", (DIR / "mod.rs").read_text(), re.M)
+def module_order(root_file):
+    return re.findall(r"^(?:pub(?:\(crate\))? )?mod (\w+);", root_file.read_text(), re.M)
+
+
+def check_crate(errors):
+    order = module_order(SRC / "lib.rs")
     rank = {name: i for i, name in enumerate(order)}
-    code = {name: without_tests((DIR / f"{name}.rs").read_text()) for name in order}
-    errors = []
+    reexported = {}
+    for m in re.finditer(r"^pub use (\w+)::\{?([^;]*?)\}?;", (SRC / "lib.rs").read_text(), re.M):
+        for name in re.findall(r"\w+", m.group(2)):
+            reexported[name] = m.group(1)
+    for path in sorted(SRC.rglob("*.rs")):
+        module = path.relative_to(SRC).parts[0].removesuffix(".rs")
+        if module not in rank:
+            continue
+        text = code_of(path)
+        used = set(re.findall(r"\bcrate::(\w+)", text))
+        for group in re.findall(r"\buse crate::\{([^}]*)\}", text):
+            used |= set(re.findall(r"\w+", group))
+        for name in used:
+            target = name if name in rank else reexported.get(name)
+            if target in rank and rank[target] > rank[module]:
+                errors.append(f"{path.relative_to(SRC)} uses {name} ({target}), which is not below {module}")
+    return order
+
+
+def check_backend(errors):
+    folder = SRC / "backend/x86_64"
+    order = module_order(folder / "mod.rs")
+    rank = {name: i for i, name in enumerate(order)}
+    code = {name: code_of(folder / f"{name}.rs") for name in order}
     for name, text in code.items():
         for used in set(re.findall(r"\bsuper::(\w+)", text)):
             if used in rank and rank[used] >= rank[name]:
-                errors.append(f"{name}.rs uses {used}.rs, which is not below it")
-    # Methods of the backend's two state types, by the file defining them.
+                errors.append(f"x86_64/{name}.rs uses {used}.rs, which is not below it")
     defined = {}
     for name, text in code.items():
         for block in re.finditer(r"^impl(?:<[^>]*>)? (?:Schedule<\w+>|Polyval) \{(.*?)^\}", text, re.M | re.S):
@@ -37,12 +70,21 @@ def main():
             if name in homes:
                 continue
             if re.search(rf"\.{method}(::<|\()", text) and all(rank[h] > rank[name] for h in homes):
-                errors.append(f"{name}.rs calls {method}, defined above it in {', '.join(sorted(homes))}")
+                errors.append(f"x86_64/{name}.rs calls {method}, defined above it in {', '.join(sorted(homes))}")
+    return order
+
+
+def main():
+    errors = []
+    crate = check_crate(errors)
+    backend = check_backend(errors)
     for e in errors:
         print(e)
     if errors:
         sys.exit(1)
-    print(f"layers: {' < '.join(order)}: no file uses one above it")
+    print(f"crate layers: {' < '.join(crate)}")
+    print(f"x86-64 layers: {' < '.join(backend)}")
+    print("no module or file uses one above it")
 
 
 main()

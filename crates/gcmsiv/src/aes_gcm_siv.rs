@@ -276,6 +276,8 @@ macro_rules! gcm_siv_type {
 
         }
 
+        impl crate::hazmat::private::Sealed for $name {}
+
         impl crate::hazmat::DeriveRecordKeys for $name {
             type RecordKeys = crate::hazmat::RecordKeys<$key_len>;
 

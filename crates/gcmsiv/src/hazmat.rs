@@ -141,8 +141,8 @@ pub trait DeriveRecordKeys: private::Sealed {
     fn derive_record_keys(&self, nonce: &[u8; NONCE_LEN]) -> Self::RecordKeys;
 }
 
-mod private {
+/// Only the crate's typed AES-GCM-SIV keys implement [`DeriveRecordKeys`]
+/// (`aes_gcm_siv.rs`, beside their implementation of it).
+pub(crate) mod private {
     pub trait Sealed {}
-    impl Sealed for crate::Aes128GcmSiv {}
-    impl Sealed for crate::Aes256GcmSiv {}
 }

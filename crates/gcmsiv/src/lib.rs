@@ -125,26 +125,28 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-#[cfg(feature = "aead")]
-mod aead_traits;
-mod aes_gcm;
-mod aes_gcm_siv;
-mod backend;
-mod batch;
-mod buffers;
-mod cipher;
-mod dispatch;
+// The layers, lowest first: each module uses only those above it in this
+// list (scripts/check-layers.py checks; docs/ARCHITECTURE.md draws them).
 mod error;
-mod gcm;
-pub mod hazmat;
 mod limits;
-#[cfg(feature = "parallel")]
-mod parallel;
+mod buffers;
+mod backend;
+mod dispatch;
+mod verify;
+mod siv;
+mod gcm;
+mod batch;
 #[cfg(feature = "parallel")]
 #[allow(unsafe_code)] // A lifetime erasure for pool helpers; see its module docs.
 mod pieces;
-mod siv;
-mod verify;
+#[cfg(feature = "parallel")]
+mod parallel;
+pub mod hazmat;
+mod aes_gcm_siv;
+mod aes_gcm;
+mod cipher;
+#[cfg(feature = "aead")]
+mod aead_traits;
 
 pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
