@@ -211,6 +211,8 @@ impl Cipher {
 
     /// Decrypts `buffer` in place if `tag` authenticates it; on failure the
     /// buffer holds the ciphertext again (never unauthenticated plaintext).
+    /// (The typed keys' call of the same name, for whichever algorithm this
+    /// key has: the same signature on purpose.)
     #[must_use = "the buffer holds plaintext only if this returns Ok"]
     #[inline]
     pub fn decrypt_in_place_detached(

@@ -151,9 +151,11 @@ where
         tag
     }
 
-    /// [`GcmSiv::open_in_place`] on all cores: each piece is decrypted and
-    /// hashed in one pass; nothing is released unless the whole tag matches
-    /// (on failure the buffer holds the ciphertext again, as on one core).
+    /// [`GcmSiv::open_in_place`] on all cores (its parameters and first
+    /// check, on purpose: the caller picks one or the other by length): each
+    /// piece is decrypted and hashed in one pass; nothing is released unless
+    /// the whole tag matches (on failure the buffer holds the ciphertext
+    /// again, as on one core).
     pub(crate) fn open_in_place_parallel(
         &self,
         nonce: &[u8; NONCE_LEN],

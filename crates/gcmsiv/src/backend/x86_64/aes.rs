@@ -60,6 +60,9 @@ pub(super) fn sub_word(k: __m128i) -> __m128i {
 /// schedule out of the CTR loops and, short of registers, copied it to the
 /// stack on every call, where nothing wiped it (and the copy cost a store per
 /// round key).
+// `lanes.rs`'s `blocks16!` is the same shape for sixteen blocks with one
+// key each: an `asm!` block's operand count is fixed, so each count is a
+// block of its own (kept apart on purpose).
 macro_rules! round8 {
     ($ins:literal, $b:expr, $key:expr) => {{
         let b: &mut [__m128i; 8] = $b;

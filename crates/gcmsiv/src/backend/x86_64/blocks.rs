@@ -147,7 +147,8 @@ macro_rules! blocks {
             } }
         }
 
-        /// [`stitched_tail`] for `B` blocks.
+        /// [`stitched_tail`] for `B` blocks (its parameters, on purpose: it
+        /// only fixes the block count as a constant).
         ///
         /// # Safety
         /// The CPU must support the enabled features.

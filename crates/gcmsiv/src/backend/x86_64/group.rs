@@ -313,7 +313,9 @@ impl<const NR: usize> Schedule<NR> {
         unsafe { self.seal_with::<NB, L, PairSchedules>(nonces, aads, data, keys) }
     }
 
-    /// `group.rs`'s `open_group` with the lanes in pairs.
+    /// `group.rs`'s `open_group` with the lanes in pairs. (The same
+    /// parameters as `open_group` and the trait's `open_lanes`, on purpose:
+    /// each layer passes the group down unchanged, enabling more features.)
     ///
     /// # Safety
     /// As [`Self::seal_group_wide`].

@@ -351,7 +351,9 @@ impl<const NR: usize> Schedule<NR> {
         done
     }
 
-    /// [`Self::ctr_stitched_wide`] on 256-bit registers.
+    /// [`Self::ctr_stitched_wide`] on 256-bit registers. (The parameters of
+    /// `pass128.rs`'s `ctr_stitched`, on purpose: the same pass at another
+    /// width.)
     ///
     /// # Safety
     /// The CPU must support the enabled features.
@@ -885,31 +887,23 @@ mod tests {
                         let powers =
                             Powers::new(_mm_set_epi64x(0x0123_4567_89ab_cdef, 0x7766_5544_3322_1100));
                         let (mut sa, mut sb) = (_mm_set_epi64x(5, 9), _mm_set_epi64x(5, 9));
-                        let (da, db) = if key_len == 16 {
-                            let k: &[u8; 16] = key[..].try_into().unwrap();
-                            both(
-                                &Aes128::new(narrow, k),
-                                &Aes128::new(wide, k),
-                                counter,
-                                (&mut *a, &mut *b),
-                                (&mut sa, &mut sb),
-                                &powers,
-                                mode,
-                                public,
-                            )
-                        } else {
-                            let k: &[u8; 32] = key[..].try_into().unwrap();
-                            both(
-                                &Aes256::new(narrow, k),
-                                &Aes256::new(wide, k),
-                                counter,
-                                (&mut *a, &mut *b),
-                                (&mut sa, &mut sb),
-                                &powers,
-                                mode,
-                                public,
-                            )
-                        };
+                        // The same call on both key sizes' schedules.
+                        macro_rules! on {
+                            ($aes:ident, $n:literal) => {{
+                                let k: &[u8; $n] = key[..].try_into().unwrap();
+                                both(
+                                    &$aes::new(narrow, k),
+                                    &$aes::new(wide, k),
+                                    counter,
+                                    (&mut *a, &mut *b),
+                                    (&mut sa, &mut sb),
+                                    &powers,
+                                    mode,
+                                    public,
+                                )
+                            }};
+                        }
+                        let (da, db) = if key_len == 16 { on!(Aes128, 16) } else { on!(Aes256, 32) };
                         let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
                         _mm_storeu_si128(x.as_mut_ptr().cast(), sa);
                         _mm_storeu_si128(y.as_mut_ptr().cast(), sb);

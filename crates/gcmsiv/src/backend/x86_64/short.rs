@@ -611,7 +611,8 @@ pub(super) unsafe fn seal_one<const NR: usize, const NB: usize>(
     }
 }
 
-/// [`sse::open_one`], or [`avx::open_one`] where `key`'s features cover AVX.
+/// [`sse::open_one`], or [`avx::open_one`] where `key`'s features cover AVX
+/// (their parameters, on purpose: this only picks the expansion).
 ///
 /// # Safety
 /// As [`sse::open_one`], but for the CPU: `key.features` is the proof of its

@@ -611,6 +611,9 @@ pub(super) fn pair_product_table(
     *mid = _mm256_xor_si256(*mid, clmul256_at::<0x00>(folded, &table[4 + j]));
 }
 
+// `clmul512_at` and `clmul256_at` (and `clmul.rs`'s `clmul_at_vex`) are one
+// instruction at three widths: an `asm!` operand names its register class,
+// so each width is a block of its own (kept apart on purpose).
 /// `vpclmulqdq` of `a` with the 64 bytes at `b`, read by the instruction: a
 /// power of H loaded as a value may be hoisted out of a loop and, short of
 /// registers, spilled to the stack, where nothing wipes it
