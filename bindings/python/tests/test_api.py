@@ -16,7 +16,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_exports() -> None:
-    assert set(gcmsiv.__all__) == {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"}
+    exported = {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"}
+    assert set(gcmsiv.__all__) == exported
     assert re.fullmatch(r"\d+\.\d+\.\d+", gcmsiv.__version__)
     assert gcmsiv.backend() in ("aesni-vaes", "aesni-clmul", "portable")
     widths = {"portable": {64}, "aesni-clmul": {128}, "aesni-vaes": {256, 512}}
