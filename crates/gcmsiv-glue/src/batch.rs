@@ -4,7 +4,7 @@
 //! at a time here, not through [`Cipher::encrypt_batch`]: a [`BatchItem`]
 //! holds a 12-byte nonce, and the bindings take GCM nonces of other lengths.
 
-use gcmsiv::{BatchItem, Cipher, Error, TAG_LEN};
+use gcmsiv::{BatchItem, Cipher, Error, NONCE_LEN, TAG_LEN};
 
 /// One message of a batch, its body sealed or opened in place.
 pub struct Message<'a> {
@@ -18,46 +18,60 @@ pub struct Message<'a> {
     pub tag: &'a mut [u8],
 }
 
-/// Refuses misuse anywhere in the batch before any message is touched: each
-/// message's lengths as [`Cipher::check_lengths`] checks a call's, and its
-/// tag's.
+/// Refuses a tag slot of another length than `cipher`'s tags.
+fn check_tag(cipher: &Cipher, tag: &[u8]) -> Result<(), Error> {
+    if tag.len() == cipher.tag_len() {
+        Ok(())
+    } else {
+        Err(Error::InvalidTagLength { expected: cipher.tag_len(), actual: tag.len() })
+    }
+}
+
+/// AES-GCM: refuses misuse anywhere in the batch before any message is
+/// touched, each message's lengths as [`Cipher::check_lengths`] checks a
+/// call's, and its tag's.
 fn check(cipher: &Cipher, messages: &[Message<'_>]) -> Result<(), Error> {
-    let tag_len = cipher.tag_len();
     messages.iter().try_for_each(|m| {
         cipher.check_lengths(m.nonce.len(), m.aad.len(), m.body.len())?;
-        if m.tag.len() != tag_len {
-            return Err(Error::InvalidTagLength { expected: tag_len, actual: m.tag.len() });
-        }
-        Ok(())
+        check_tag(cipher, m.tag)
     })
 }
 
-/// The core's batch items for `messages` (AES-GCM-SIV: lengths checked),
-/// each with its tag as received, and the slots of the tags.
-fn items<'a, 'm>(messages: &'a mut [Message<'m>]) -> Result<(Vec<BatchItem<'a>>, Vec<&'a mut [u8]>), Error> {
-    let mut tags = Vec::with_capacity(messages.len());
-    let items = messages
-        .iter_mut()
-        .map(|m| {
-            let mut tag = [0u8; TAG_LEN];
-            tag.copy_from_slice(m.tag);
-            tags.push(&mut *m.tag);
-            Ok(BatchItem::with_tag(gcmsiv::nonce_from_slice(m.nonce)?, m.aad, &mut *m.body, tag))
-        })
-        .collect::<Result<_, Error>>()?;
-    Ok((items, tags))
+/// AES-GCM-SIV: refuses a wrong nonce or tag length anywhere in the batch,
+/// so that the items can be made; [`Cipher::encrypt_batch`] and
+/// [`Cipher::decrypt_batch`] check the other lengths before any work.
+#[inline]
+fn check_siv(cipher: &Cipher, messages: &[Message<'_>]) -> Result<(), Error> {
+    let tag_len = cipher.tag_len();
+    match messages.iter().find(|m| m.nonce.len() != NONCE_LEN || m.tag.len() != tag_len) {
+        None => Ok(()),
+        Some(m) => gcmsiv::nonce_from_slice(m.nonce).and_then(|_| check_tag(cipher, m.tag)),
+    }
+}
+
+/// A nonce [`check_siv`] found 12 bytes long.
+fn nonce12(nonce: &[u8]) -> &[u8; NONCE_LEN] {
+    nonce.try_into().expect("internal error: a checked nonce length")
 }
 
 /// Seals every message in place, each tag into its slot. Misuse anywhere is
 /// refused before any message is touched.
 pub fn seal_batch(cipher: &Cipher, messages: &mut [Message<'_>]) -> Result<(), Error> {
-    check(cipher, messages)?;
     if !cipher.algorithm().is_nonce_misuse_resistant() {
+        check(cipher, messages)?;
         return messages
             .iter_mut()
             .try_for_each(|m| cipher.encrypt_in_place_detached(m.nonce, m.aad, m.body, m.tag));
     }
-    let (mut items, tags) = items(messages)?;
+    check_siv(cipher, messages)?;
+    let mut tags = Vec::with_capacity(messages.len());
+    let mut items: Vec<BatchItem<'_>> = messages
+        .iter_mut()
+        .map(|m| {
+            tags.push(&mut *m.tag);
+            BatchItem::new(nonce12(m.nonce), m.aad, m.body)
+        })
+        .collect();
     cipher.encrypt_batch(&mut items)?;
     for (item, tag) in items.iter().zip(tags) {
         tag.copy_from_slice(&item.tag);
@@ -69,24 +83,29 @@ pub fn seal_batch(cipher: &Cipher, messages: &mut [Message<'_>]) -> Result<(), E
 /// message that was not holds its ciphertext again, and the others are not
 /// affected. Misuse anywhere is refused before any message is touched.
 pub fn open_batch(cipher: &Cipher, messages: &mut [Message<'_>]) -> Result<Vec<bool>, Error> {
-    check(cipher, messages)?;
     let results = if cipher.algorithm().is_nonce_misuse_resistant() {
-        let (mut items, _) = items(messages)?;
+        check_siv(cipher, messages)?;
+        let mut items: Vec<BatchItem<'_>> = messages
+            .iter_mut()
+            .map(|m| {
+                let mut tag = [0u8; TAG_LEN];
+                tag.copy_from_slice(m.tag);
+                BatchItem::with_tag(nonce12(m.nonce), m.aad, m.body, tag)
+            })
+            .collect();
         let mut results = vec![Err(Error::Authentication); items.len()];
         cipher.decrypt_batch(&mut items, &mut results)?;
         results
     } else {
+        check(cipher, messages)?;
         let open = |m: &mut Message<'_>| cipher.decrypt_in_place_detached(m.nonce, m.aad, m.body, m.tag);
         messages.iter_mut().map(open).collect()
     };
-    results
-        .into_iter()
-        .map(|result| match result {
-            Ok(()) => Ok(true),
-            Err(Error::Authentication) => Ok(false),
-            Err(misuse) => Err(misuse),
-        })
-        .collect()
+    // Each result is authentic or not: misuse was refused before any work.
+    if let Some(&Err(misuse)) = results.iter().find(|r| r.is_err_and(|e| e != Error::Authentication)) {
+        return Err(misuse);
+    }
+    Ok(results.iter().map(Result::is_ok).collect())
 }
 
 #[cfg(test)]
