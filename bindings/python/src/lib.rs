@@ -2,8 +2,8 @@
 //! pyca/cryptography's classes of the same names, plus batch calls that release the GIL.
 //!
 //! Both classes hold a `gcmsiv::Cipher`, the one layer every binding sits on, and share
-//! the bindings' glue (`gcmsiv-glue`: the panic guard, the error mapping, the scratch
-//! buffer, batches). `buffer.rs` holds all the `unsafe` code (memory lent by Python's
+//! the bindings' glue (`gcmsiv-glue`: the error mapping, the scratch buffer, batches; a
+//! panic is left to pyo3, which raises `PanicException`). `buffer.rs` holds all the `unsafe` code (memory lent by Python's
 //! buffer protocol); `pyca.rs` has pyca's key and nonce rules and exceptions; `ops.rs`
 //! implements each call once for both classes.
 

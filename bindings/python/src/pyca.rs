@@ -4,10 +4,9 @@
 
 use crate::InvalidTag;
 use crate::buffer::ByteView;
-use gcmsiv::{Algorithm, Backend, Cipher};
+use gcmsiv::{Algorithm, Backend, Cipher, Error};
 use gcmsiv_glue::{Failure, Kind};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
-use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use zeroize::Zeroize;
 
@@ -51,16 +50,15 @@ pub(crate) fn check_nonce(cipher: &Cipher, len: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// The Python exception for a failure. Every authentication failure is the one opaque
-/// `InvalidTag`, and so is a ciphertext shorter than a tag (as in pyca); inputs over the
-/// algorithm's limits are `OverflowError`, as in pyca; a panic is pyo3's `PanicException`,
-/// as one anywhere else in the package would be.
-pub(crate) fn to_py_err(failure: impl Into<Failure>) -> PyErr {
-    let failure = failure.into();
+/// The Python exception for an error of the core, by the kind the bindings' shared mapping
+/// gives it. Every authentication failure is the one opaque `InvalidTag`, and so is a
+/// ciphertext shorter than a tag; inputs over the algorithm's limits are `OverflowError`;
+/// the rest `ValueError` (pyca's types).
+pub(crate) fn to_py_err(error: Error) -> PyErr {
+    let failure = Failure::from(error);
     match failure.kind() {
         Kind::Authentication | Kind::TooShort => InvalidTag::new_err(()),
         Kind::TooLong => PyOverflowError::new_err(format!("Data or associated data too long: {failure}")),
-        Kind::Internal => PanicException::new_err(format!("gcmsiv: {failure}")),
         _ => PyValueError::new_err(failure.to_string()),
     }
 }

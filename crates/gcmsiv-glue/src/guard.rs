@@ -1,6 +1,6 @@
 //! The one panic guard. A panic that unwinds out of a native call aborts the
 //! process (an `extern "C"` function) or corrupts the runtime that called it
-//! (the JVM, V8, CPython); every binding's native work runs under [`guard`]
+//! (the JVM, V8); native code that no framework wraps runs under [`guard`]
 //! instead, and a panic (an internal error; none is known) fails that call.
 
 use crate::failure::Failure;

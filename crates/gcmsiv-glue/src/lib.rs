@@ -7,8 +7,10 @@
 //! napi, jni, pyo3) sits this crate, with what they would otherwise each
 //! write again, and nothing of any framework:
 //!
-//! - [`guard`] (`guard.rs`): the one panic guard. No panic unwinds into C,
-//!   the JVM, V8 or CPython; it becomes an internal error.
+//! - [`guard`] (`guard.rs`): the one panic guard, for native code that no
+//!   framework wraps: the C ABI's calls, every JNI call, Node's work on
+//!   libuv's pool threads. (napi's `catch_unwind` wraps Node's calls, and
+//!   pyo3's trampolines Python's, a panic across `py.detach` included.)
 //! - [`Failure`] (`failure.rs`): the one mapping of [`gcmsiv::Error`] to what
 //!   a binding raises: a [`Kind`] with a stable code, the message, and its
 //!   [`Class`] (authentication failure, misuse, internal). Each binding turns
