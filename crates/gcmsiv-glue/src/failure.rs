@@ -29,7 +29,7 @@ pub enum Kind {
     BufferTooSmall,
     /// A backend this CPU or build does not run.
     BackendUnavailable,
-    /// A panic caught by [`crate::guard`], or an error of the core this
+    /// A panic caught by [`crate::guard()`], or an error of the core this
     /// crate does not know yet (`Error` is non-exhaustive).
     Internal,
 }
@@ -98,7 +98,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    /// A panic (see [`crate::guard`]).
+    /// A panic (see [`crate::guard()`]).
     pub const INTERNAL: Failure = Failure { kind: Kind::Internal, error: None };
 
     /// What kind of failure this is.

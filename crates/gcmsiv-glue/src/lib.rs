@@ -7,7 +7,7 @@
 //! napi, jni, pyo3) sits this crate, with what they would otherwise each
 //! write again, and nothing of any framework:
 //!
-//! - [`guard`] (`guard.rs`): the one panic guard, for native code that no
+//! - [`guard()`] (`guard.rs`): the one panic guard, for native code that no
 //!   framework wraps: the C ABI's calls, every JNI call, Node's work on
 //!   libuv's pool threads. (napi's `catch_unwind` wraps Node's calls, and
 //!   pyo3's trampolines Python's, a panic across `py.detach` included.)
