@@ -12,18 +12,25 @@
 //! of plaintext is wiped). A longer seal runs in the Java arrays themselves,
 //! held with `GetPrimitiveArrayCritical` (no copy; the garbage collector
 //! waits meanwhile), and so does a batch's arena (a private array). A longer
-//! open is decrypted in this thread's native [`SCRATCH`] buffer and copied out
-//! only if authentic: no Java thread can see plaintext before the tag check.
+//! open is decrypted in this thread's native scratch buffer (the glue's
+//! `with_scratch`) and copied out only if authentic: no Java thread can see
+//! plaintext before the tag check.
 //! Direct `ByteBuffer`s are used through their memory, opens again through
 //! native buffers. Only the output range is written, and no reference to an
 //! array is kept after a call.
+//!
+//! The keys are `gcmsiv::Cipher`s; the panic guard, the error mapping, the
+//! scratch buffer, batches and backend numbers are the bindings' shared glue
+//! (`gcmsiv-glue`).
 
 use core::mem::MaybeUninit;
-use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
+use gcmsiv::{Algorithm, Cipher, Error};
+use gcmsiv_glue::{
+    Class, Failure, Message, backend_numbered, guard, open_batch, seal_batch, wipe, with_scratch,
+};
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{self, jboolean, jint, jlong, jstring};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use zeroize_copy::Wiped;
 
 /// Algorithm numbers, as `Native.java` has them.
@@ -32,7 +39,8 @@ const AES_GCM: jint = 2;
 
 /// What a call failed with, to throw as a Java exception.
 enum Thrown {
-    Core(Error),
+    /// The core's error, or a panic.
+    Failed(Failure),
     Misuse(String),
     /// A JNI call threw; its exception is the one to leave pending.
     Pending,
@@ -42,7 +50,7 @@ enum Thrown {
 
 impl From<Error> for Thrown {
     fn from(e: Error) -> Self {
-        Thrown::Core(e)
+        Thrown::Failed(e.into())
     }
 }
 
@@ -59,20 +67,19 @@ fn call<'l, T>(
     fallback: T,
     body: impl FnOnce(&mut JNIEnv<'l>) -> Result<T, Thrown>,
 ) -> T {
-    let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
-    let (class, message) = match outcome {
+    let (class, message) = match guard(|| body(env)) {
         Ok(Ok(value)) => return value,
         Ok(Err(Thrown::Pending)) => return fallback,
         Ok(Err(Thrown::OutOfMemory)) => {
             ("java/lang/OutOfMemoryError", "gcmsiv: no native memory for the decryption's buffer".to_owned())
         }
-        Ok(Err(Thrown::Core(Error::Authentication))) => {
-            ("javax/crypto/AEADBadTagException", "authentication failed".to_owned())
-        }
-        Ok(Err(Thrown::Core(e))) => ("java/lang/IllegalArgumentException", e.to_string()),
+        Ok(Err(Thrown::Failed(failure))) | Err(failure) => match failure.class() {
+            Class::Authentication => ("javax/crypto/AEADBadTagException", failure.to_string()),
+            Class::Misuse => ("java/lang/IllegalArgumentException", failure.to_string()),
+            Class::Internal => ("java/lang/RuntimeException", format!("gcmsiv: {failure}")),
+        },
         Ok(Err(Thrown::Misuse(m))) if m.starts_with("closed") => ("java/lang/IllegalStateException", m),
         Ok(Err(Thrown::Misuse(m))) => ("java/lang/IllegalArgumentException", m),
-        Err(_) => ("java/lang/RuntimeException", "gcmsiv: internal error".to_owned()),
     };
     // An exception already pending (from a JNI call) stays the one thrown.
     if !env.exception_check().unwrap_or(true) {
@@ -91,16 +98,6 @@ unsafe fn cipher<'a>(handle: jlong) -> Result<&'a Cipher, Thrown> {
         .ok_or_else(|| Thrown::Misuse("closed: the key was closed".into()))
 }
 
-fn backend_numbered(backend: jint) -> Result<Backend, Thrown> {
-    Ok(match backend {
-        0 => Backend::select(),
-        1 => Backend::Portable,
-        2 => Backend::AesNiClmul,
-        3 => Backend::AesNiVaes,
-        _ => return Err(Error::BackendUnavailable.into()),
-    })
-}
-
 /// A `Vec` zeroed when dropped, byte by byte with volatile stores (a key is
 /// a few dozen bytes): the Java key bytes' copy.
 mod zeroize_copy {
@@ -114,17 +111,6 @@ mod zeroize_copy {
             }
         }
     }
-}
-
-/// Zeroes `buf` (plaintext copies): a plain fill that the
-/// `black_box` after it keeps (byte-wise volatile stores cost a cycle or
-/// more a byte, as much as the cipher itself on short messages). `black_box`
-/// is documented as best effort; the fill is in the generated code today
-/// (plaintext wiped here also has its copy in the Java array it came from
-/// or goes to).
-fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
-    core::hint::black_box(&*buf);
 }
 
 fn bytes(env: &JNIEnv, array: &JByteArray) -> Result<Vec<u8>, Thrown> {
@@ -147,7 +133,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_newKey<'l>(
 ) -> jlong {
     call(&mut env, 0, |env| {
         let key = Wiped(bytes(env, &key)?);
-        let backend = backend_numbered(backend)?;
+        let backend = backend_numbered(backend).ok_or(Error::BackendUnavailable)?;
         let tag_len = size(tag_length, "tag length")?;
         let algorithm = match (algorithm, key.0.len() > 16) {
             (AES_GCM_SIV, false) => Algorithm::Aes128GcmSiv,
@@ -172,7 +158,7 @@ pub extern "system" fn Java_dev_gcmsiv_Native_freeKey<'l>(
         // SAFETY: made by `newKey`; the Java class frees each handle once,
         // after every call on it has returned.
         let key = unsafe { Box::from_raw(handle as *mut Cipher) };
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(key)));
+        let _ = guard(|| drop(key));
     }
 }
 
@@ -336,23 +322,12 @@ impl Drop for Critical {
 /// Up to this many bytes, a message goes through a buffer on the stack
 /// (copied in and out by the JVM); above, a seal runs in the Java arrays
 /// themselves ([`Critical`]) and an open through this thread's scratch
-/// buffer ([`SCRATCH`]).
+/// buffer (see [`open_native`]).
 const STACK_MAX: usize = 2048;
 
 /// Room on the stack for a short message and its tag, left uninitialized
 /// (zeroing it cost a 16-byte seal more than the copies).
 type Stack = [MaybeUninit<u8>; STACK_MAX + 16];
-
-/// A thread's scratch buffer for the opens of messages longer than
-/// [`STACK_MAX`]: decryption writes plaintext before the tag is checked, so
-/// it may not run in a Java array, where other Java threads can read it. Kept
-/// between calls up to [`SCRATCH_KEEP`] bytes (a fresh buffer of a few MiB
-/// costs about as much in page faults as the decryption), wiped after each.
-const SCRATCH_KEEP: usize = 4 << 20;
-
-std::thread_local! {
-    static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
-}
 
 /// Which of `Cipher`'s checks a call's lengths go through: a seal's
 /// ([`Cipher::check_lengths`]) or an open's ([`Cipher::check_open_lengths`]).
@@ -525,7 +500,7 @@ fn seal_moved(key: &Cipher, nonce: &[u8], aad: &[u8], sealed: &mut [u8], len: us
 /// `out[outOffset..]`, or throws `AEADBadTagException` (also for an input
 /// shorter than a tag): then that range holds zeroes or, being exactly the
 /// ciphertext's range, the ciphertext. `out` may be `in`. The decryption
-/// runs in native memory (the stack, or [`SCRATCH`]): no Java thread can see
+/// runs in native memory (the stack, or the scratch buffer): no Java thread can see
 /// plaintext before the tag is checked.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
@@ -584,7 +559,10 @@ fn opened_len(length: jint) -> impl FnOnce(&Cipher) -> Result<(usize, Check), Th
 }
 
 /// Opens ciphertext || tag (`len` + tag bytes) in native memory: `fill`
-/// copies it into a buffer on the stack (short) or [`SCRATCH`], and only an
+/// copies it into a buffer on the stack (short) or this thread's scratch
+/// buffer (the glue's `with_scratch`: a decryption writes plaintext before
+/// the tag is checked, so it may not run in a Java array, where other Java
+/// threads can read it), and only an
 /// authentic plaintext goes to `deliver`. On failure `deliver` gets zeroes,
 /// unless `in_place` says the output is the ciphertext's own range (which
 /// then keeps the ciphertext).
@@ -741,35 +719,6 @@ pub extern "system" fn Java_dev_gcmsiv_Native_openDirect<'l>(
     })
 }
 
-/// Runs `f` on `len` bytes of this thread's scratch buffer, wiped after (also
-/// if `f` panics); `None` if that memory cannot be had.
-fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> Option<T> {
-    /// Wipes its bytes when dropped, and lets a buffer above the kept size go.
-    struct Used<'a>(&'a mut Vec<u8>, usize);
-    impl Drop for Used<'_> {
-        fn drop(&mut self) {
-            wipe(&mut self.0[..self.1]);
-            if self.0.len() > SCRATCH_KEEP {
-                *self.0 = Vec::new();
-            }
-        }
-    }
-    let mut fresh = Vec::new();
-    SCRATCH.with(|cell| {
-        let mut kept = cell.try_borrow_mut();
-        let buf = match kept.as_deref_mut() {
-            Ok(buf) => buf,
-            Err(_) => &mut fresh, // reentered (no path does): a buffer of its own
-        };
-        if buf.len() < len {
-            buf.try_reserve_exact(len - buf.len()).ok()?;
-            buf.resize(len, 0);
-        }
-        let used = Used(buf, len);
-        Some(f(&mut used.0[..len]))
-    })
-}
-
 /// One message of a batch in the arena Java packs: its nonce, associated
 /// data, body and tag, in this order, each item right after the one before.
 struct Span {
@@ -824,8 +773,8 @@ fn spans(
     Ok(spans)
 }
 
-/// The arena's items as slices: (nonce, aad, body, tag) each.
-fn split<'a>(mut rest: &'a mut [u8], spans: &[Span], tag_len: usize) -> Vec<[&'a mut [u8]; 4]> {
+/// The arena's items as the glue's batch messages.
+fn split<'a>(mut rest: &'a mut [u8], spans: &[Span], tag_len: usize) -> Vec<Message<'a>> {
     spans
         .iter()
         .map(|s| {
@@ -834,14 +783,9 @@ fn split<'a>(mut rest: &'a mut [u8], spans: &[Span], tag_len: usize) -> Vec<[&'a
                 rest = tail;
                 head
             };
-            [take(s.nonce), take(s.aad), take(s.body), take(tag_len)]
+            Message { nonce: take(s.nonce), aad: take(s.aad), body: take(s.body), tag: take(tag_len) }
         })
         .collect()
-}
-
-/// The 12-byte nonce of an AES-GCM-SIV batch item (its lengths are checked).
-fn nonce12(n: &[u8]) -> &[u8; 12] {
-    n.try_into().expect("internal error: checked nonce length")
 }
 
 /// `Native.sealMany(handle, arena, layout, count)`: seals every item of the
@@ -862,30 +806,10 @@ pub extern "system" fn Java_dev_gcmsiv_Native_sealMany<'l>(
         let raw = Raw::of(env);
         let arena_len = raw.length(arena);
         let spans = spans(raw, key, Cipher::check_lengths, layout, count, arena_len)?;
-        let tag_len = key.tag_len();
         let held = Critical::new(raw, arena, true)?;
         // SAFETY: the whole array, held until this returns.
         let bytes = unsafe { core::slice::from_raw_parts_mut(held.ptr, arena_len) };
-        let mut parts = split(bytes, &spans, tag_len);
-        if key.algorithm().is_nonce_misuse_resistant() {
-            let mut tags = Vec::with_capacity(parts.len());
-            let mut items: Vec<BatchItem<'_>> = parts
-                .iter_mut()
-                .map(|[n, a, b, t]| {
-                    tags.push(&mut **t);
-                    BatchItem::new(nonce12(n), a, b)
-                })
-                .collect();
-            key.encrypt_batch(&mut items)?;
-            for (item, tag) in items.iter().zip(tags) {
-                tag.copy_from_slice(&item.tag[..tag_len]);
-            }
-        } else {
-            for [n, a, b, t] in parts.iter_mut() {
-                key.encrypt_in_place_detached(n, a, b, t)?;
-            }
-        }
-        Ok(())
+        Ok(seal_batch(key, &mut split(bytes, &spans, key.tag_len()))?)
     })
 }
 
@@ -912,37 +836,13 @@ pub extern "system" fn Java_dev_gcmsiv_Native_openMany<'l>(
         if raw.length(ok) < spans.len() {
             return Err(Thrown::Misuse("the result array is too short".into()));
         }
-        let tag_len = key.tag_len();
-        let mut results = vec![Err(Error::Authentication); spans.len()];
-        {
+        let authentic = {
             let held = Critical::new(raw, arena, true)?;
             // SAFETY: the whole array, held until the end of this block.
             let bytes = unsafe { core::slice::from_raw_parts_mut(held.ptr, arena_len) };
-            let mut parts = split(bytes, &spans, tag_len);
-            if key.algorithm().is_nonce_misuse_resistant() {
-                let mut items: Vec<BatchItem<'_>> = parts
-                    .iter_mut()
-                    .map(|[n, a, b, t]| {
-                        let mut tag = [0u8; 16];
-                        tag[..tag_len].copy_from_slice(t);
-                        BatchItem::with_tag(nonce12(n), a, b, tag)
-                    })
-                    .collect();
-                key.decrypt_batch(&mut items, &mut results)?;
-            } else {
-                for ([n, a, b, t], r) in parts.iter_mut().zip(results.iter_mut()) {
-                    *r = key.decrypt_in_place_detached(n, a, b, t);
-                }
-            }
-        }
-        let mut flags = Vec::with_capacity(results.len());
-        for r in results {
-            flags.push(match r {
-                Ok(()) => 1u8,
-                Err(Error::Authentication) => 0,
-                Err(other) => return Err(other.into()),
-            });
-        }
+            open_batch(key, &mut split(bytes, &spans, key.tag_len()))?
+        };
+        let flags: Vec<u8> = authentic.into_iter().map(u8::from).collect();
         raw.write(ok, 0, &flags);
         raw.failed()
     })

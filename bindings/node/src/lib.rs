@@ -1,36 +1,31 @@
 //! The native half of the Node.js package: one key class over the core's four
-//! AEADs. `index.js` is the public API (argument checks, error classes);
-//! errors leave here as `ERR_GCMSIV_*: message`, which it turns into
-//! `GcmsivError`s with that code.
+//! AEADs, on `gcmsiv::Cipher` with the bindings' shared glue (`gcmsiv-glue`:
+//! error codes, batches, backend names, the panic guard). `index.js` is the
+//! public API (argument checks, error classes); errors leave here as
+//! `ERR_GCMSIV_*: message`, which it turns into `GcmsivError`s with that code.
 //!
 //! Inputs arrive as borrowed views of JavaScript typed arrays and outputs are
 //! new buffers, so no input is ever written. The views stay valid and
 //! unchanged during a call: no JavaScript runs on this thread meanwhile, and
 //! `index.js` copies any view of a `SharedArrayBuffer` (which another thread
 //! could write) before the call. A panic (an internal error; none is known)
-//! becomes an exception (`catch_unwind`), never an abort of the process.
+//! becomes an exception, never an abort of the process: napi's
+//! `catch_unwind` around each call (it covers napi's own argument conversion
+//! too), and the glue's guard on libuv's pool threads, where no napi wrapper
+//! runs.
 
-use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error};
+use gcmsiv::{Algorithm, Cipher, Error};
+use gcmsiv_glue::{Failure, Message, backend_named, guard, open_batch, seal_batch, wipe};
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice, Uint8Array};
 use napi::{Env, Result, Status, Task};
 use napi_derive::napi;
 use std::cell::RefCell;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 /// The error JavaScript sees: `code: message`.
-fn js_error(error: Error) -> napi::Error {
-    let code = match error {
-        Error::Authentication => "ERR_GCMSIV_AUTHENTICATION",
-        Error::InvalidKeyLength { .. } => "ERR_GCMSIV_KEY_LENGTH",
-        Error::InvalidNonceLength { .. } => "ERR_GCMSIV_NONCE_LENGTH",
-        Error::InvalidTagLength { .. } => "ERR_GCMSIV_TAG_LENGTH",
-        Error::PlaintextTooLong | Error::AadTooLong | Error::CiphertextTooLong => "ERR_GCMSIV_TOO_LONG",
-        Error::CiphertextTooShort => "ERR_GCMSIV_TOO_SHORT",
-        Error::BackendUnavailable => "ERR_GCMSIV_BACKEND_UNAVAILABLE",
-        _ => "ERR_GCMSIV_INTERNAL",
-    };
-    misuse(code, &error.to_string())
+fn js_error(failure: impl Into<Failure>) -> napi::Error {
+    let failure = failure.into();
+    misuse(failure.code(), &failure.to_string())
 }
 
 fn misuse(code: &str, message: &str) -> napi::Error {
@@ -47,23 +42,15 @@ pub struct NativeKey {
     cipher: RefCell<Option<Arc<Cipher>>>,
 }
 
-fn backend_named(name: &str) -> Result<Backend> {
-    Ok(match name {
-        "auto" => Backend::select(),
-        "portable" => Backend::Portable,
-        "aesni-clmul" => Backend::AesNiClmul,
-        "aesni-vaes" => Backend::AesNiVaes,
-        other => return Err(misuse("ERR_GCMSIV_BACKEND_UNAVAILABLE", &format!("unknown backend {other:?}"))),
-    })
-}
-
 #[napi]
 impl NativeKey {
     /// `algorithm`: "aes-gcm-siv" or "aes-gcm"; the key length picks
     /// AES-128 or AES-256.
     #[napi(constructor, catch_unwind)]
     pub fn new(algorithm: String, key: &[u8], tag_length: u32, backend: String) -> Result<Self> {
-        let backend = backend_named(&backend)?;
+        let backend = backend_named(&backend).ok_or_else(|| {
+            misuse("ERR_GCMSIV_BACKEND_UNAVAILABLE", &format!("unknown backend {backend:?}"))
+        })?;
         let wide = key.len() > 16;
         let algorithm = match (algorithm.as_str(), wide) {
             ("aes-gcm-siv", false) => Algorithm::Aes128GcmSiv,
@@ -157,32 +144,27 @@ impl NativeKey {
     ) -> Result<Vec<Buffer>> {
         check_counts(&nonces, &plaintexts, &aads)?;
         let cipher = self.cipher()?;
-        for ((nonce, aad), p) in nonces.iter().zip(&aads).zip(&plaintexts) {
-            cipher.check_lengths(nonce.len(), aad.len(), p.len()).map_err(js_error)?;
-        }
         let tag_len = cipher.tag_len();
-        let mut bodies: Vec<Vec<u8>> = plaintexts.iter().map(|p| p.to_vec()).collect();
-        let mut tags = vec![[0u8; 16]; bodies.len()];
-        if cipher.algorithm().is_nonce_misuse_resistant() {
-            let nonces = nonce_arrays(&nonces)?;
-            let aads: Vec<&[u8]> = aads.iter().map(|a| &a[..]).collect();
-            let mut items = batch_items(&nonces, &aads, &mut bodies, &tags);
-            cipher.encrypt_batch(&mut items).map_err(js_error)?;
-            let sealed: Vec<[u8; 16]> = items.iter().map(|it| it.tag).collect();
-            tags = sealed;
-        } else {
-            for (((body, tag), nonce), aad) in bodies.iter_mut().zip(&mut tags).zip(&nonces).zip(&aads) {
-                cipher.encrypt_in_place_detached(nonce, aad, body, &mut tag[..tag_len]).map_err(js_error)?;
-            }
-        }
-        Ok(bodies
-            .into_iter()
-            .zip(tags)
-            .map(|(mut body, tag)| {
-                body.extend_from_slice(&tag[..tag_len]);
-                body.into()
+        let mut sealed: Vec<Vec<u8>> = plaintexts
+            .iter()
+            .map(|p| {
+                let mut out = vec![0u8; p.len() + tag_len];
+                out[..p.len()].copy_from_slice(p);
+                out
             })
-            .collect())
+            .collect();
+        let mut messages: Vec<Message<'_>> = sealed
+            .iter_mut()
+            .zip(nonces.iter().zip(&aads))
+            .map(|(out, (nonce, aad))| {
+                let body_len = out.len() - tag_len;
+                let (body, tag) = out.split_at_mut(body_len);
+                Message { nonce, aad, body, tag }
+            })
+            .collect();
+        seal_batch(&cipher, &mut messages).map_err(js_error)?;
+        drop(messages);
+        Ok(sealed.into_iter().map(Buffer::from).collect())
     }
 
     /// Opens many messages in one call: each entry is its plaintext, or
@@ -199,44 +181,33 @@ impl NativeKey {
         check_counts(&nonces, &sealed, &aads)?;
         let cipher = self.cipher()?;
         let tag_len = cipher.tag_len();
-        // The messages at least a tag long go to the batch; the others are
-        // not authentic (None) without any work.
-        let mut kept = Vec::with_capacity(sealed.len());
-        let mut bodies = Vec::with_capacity(sealed.len());
-        let mut tags = Vec::with_capacity(sealed.len());
-        for (i, ((s, nonce), aad)) in sealed.iter().zip(&nonces).zip(&aads).enumerate() {
-            let body = s.len().saturating_sub(tag_len);
-            cipher.check_open_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
-            if s.len() < tag_len {
-                continue;
-            }
-            kept.push(i);
-            bodies.push(s[..body].to_vec());
-            let mut tag = [0u8; 16];
-            tag[..tag_len].copy_from_slice(&s[body..]);
-            tags.push(tag);
+        for ((s, nonce), aad) in sealed.iter().zip(&nonces).zip(&aads) {
+            cipher
+                .check_open_lengths(nonce.len(), aad.len(), s.len().saturating_sub(tag_len))
+                .map_err(js_error)?;
         }
-        let mut results = vec![Err(Error::Authentication); bodies.len()];
-        if cipher.algorithm().is_nonce_misuse_resistant() {
-            let all = nonce_arrays(&nonces)?;
-            let nonces: Vec<_> = kept.iter().map(|&i| all[i]).collect();
-            let aads: Vec<&[u8]> = kept.iter().map(|&i| &aads[i][..]).collect();
-            let mut items = batch_items(&nonces, &aads, &mut bodies, &tags);
-            cipher.decrypt_batch(&mut items, &mut results).map_err(js_error)?;
-        } else {
-            for (k, body) in bodies.iter_mut().enumerate() {
-                let i = kept[k];
-                results[k] =
-                    cipher.decrypt_in_place_detached(&nonces[i], &aads[i], body, &tags[k][..tag_len]);
-            }
-        }
+        // The messages at least a tag long go to the batch, each copied whole
+        // (ciphertext, then tag); the others are not authentic (None)
+        // without any work.
+        let kept: Vec<usize> = (0..sealed.len()).filter(|&i| sealed[i].len() >= tag_len).collect();
+        let mut copies: Vec<Vec<u8>> = kept.iter().map(|&i| sealed[i].to_vec()).collect();
+        let mut messages: Vec<Message<'_>> = copies
+            .iter_mut()
+            .zip(&kept)
+            .map(|(copy, &i)| {
+                let body_len = copy.len() - tag_len;
+                let (body, tag) = copy.split_at_mut(body_len);
+                Message { nonce: &nonces[i], aad: &aads[i], body, tag }
+            })
+            .collect();
+        let authentic = open_batch(&cipher, &mut messages).map_err(js_error)?;
+        drop(messages);
         let mut out: Vec<Option<Buffer>> = (0..sealed.len()).map(|_| None).collect();
-        for ((body, result), i) in bodies.into_iter().zip(results).zip(kept) {
-            out[i] = match result {
-                Ok(()) => Some(body.into()),
-                Err(Error::Authentication) => None,
-                Err(other) => return Err(js_error(other)),
-            };
+        for ((mut copy, ok), i) in copies.into_iter().zip(authentic).zip(kept) {
+            if ok {
+                copy.truncate(copy.len() - tag_len);
+                out[i] = Some(copy.into());
+            }
         }
         Ok(out)
     }
@@ -310,11 +281,10 @@ impl Task for Work {
                 open_bytes(&self.cipher, &self.nonce, &self.data, &self.aad)
             }
         };
-        let outcome = catch_unwind(AssertUnwindSafe(run))
-            .unwrap_or_else(|_| Err(misuse("ERR_GCMSIV_INTERNAL", "internal error")));
+        let outcome = guard(run).unwrap_or_else(|internal| Err(js_error(internal)));
         // The plaintext copy a seal was given.
         if self.seal {
-            self.data.fill(0);
+            wipe(&mut self.data);
         }
         outcome
     }
@@ -329,27 +299,4 @@ fn check_counts<A, B, C>(nonces: &[A], data: &[B], aads: &[C]) -> Result<()> {
         return Err(misuse("ERR_GCMSIV_BATCH", "nonces, data and associated data differ in count"));
     }
     Ok(())
-}
-
-fn siv_nonce(nonce: &[u8]) -> Result<&[u8; gcmsiv::NONCE_LEN]> {
-    gcmsiv::nonce_from_slice(nonce).map_err(js_error)
-}
-
-fn batch_items<'a>(
-    nonces: &'a [[u8; gcmsiv::NONCE_LEN]],
-    aads: &[&'a [u8]],
-    bodies: &'a mut [Vec<u8>],
-    tags: &[[u8; 16]],
-) -> Vec<BatchItem<'a>> {
-    nonces
-        .iter()
-        .zip(aads)
-        .zip(bodies.iter_mut())
-        .zip(tags)
-        .map(|(((nonce, &aad), body), tag)| BatchItem::with_tag(nonce, aad, body, *tag))
-        .collect()
-}
-
-fn nonce_arrays(nonces: &[Uint8Array]) -> Result<Vec<[u8; gcmsiv::NONCE_LEN]>> {
-    nonces.iter().map(|n| siv_nonce(n).copied()).collect()
 }

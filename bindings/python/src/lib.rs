@@ -1,23 +1,25 @@
 //! Python bindings for `gcmsiv`: `AESGCMSIV` and `AESGCM` with the API of
 //! pyca/cryptography's classes of the same names, plus batch calls that release the GIL.
 //!
-//! `buffer.rs` holds all the `unsafe` code (memory lent by Python's buffer protocol);
-//! `cipher.rs` puts both algorithms behind one trait with pyca's key and nonce rules;
-//! `ops.rs` implements each call once for both classes.
+//! Both classes hold a `gcmsiv::Cipher`, the one layer every binding sits on, and share
+//! the bindings' glue (`gcmsiv-glue`: the error mapping, the scratch buffer, batches; a
+//! panic is left to pyo3, which raises `PanicException`). `buffer.rs` holds all the `unsafe` code (memory lent by Python's
+//! buffer protocol); `pyca.rs` has pyca's key and nonce rules and exceptions; `ops.rs`
+//! implements each call once for both classes.
 
 #![deny(unsafe_code)]
 
 mod buffer;
-mod cipher;
+mod pyca;
 mod ops;
 
 use buffer::{ByteView, OutBuffer};
-use cipher::{Aead, Gcm, Siv};
+use gcmsiv::{Algorithm, Cipher};
+use pyca::{KEY_LENS, new_cipher};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
-use zeroize::Zeroize;
 
 create_exception!(
     gcmsiv,
@@ -29,22 +31,6 @@ create_exception!(
      pyca/cryptography. Catch both if your code must handle either."
 );
 
-/// Key lengths every class accepts, in bytes: AES-128 and AES-256 (the core has no AES-192).
-const KEY_LENS: [usize; 2] = [16, 32];
-
-/// A cipher for `key` (16 or 32 bytes, any buffer), the copy of the key zeroized after use.
-fn new_cipher<C: Aead>(key: &ByteView<'_>) -> PyResult<C> {
-    let len = key.len();
-    if !KEY_LENS.contains(&len) {
-        return Err(PyValueError::new_err(C::KEY_ERROR));
-    }
-    let mut copy = [0u8; 32];
-    key.copy_to(0, &mut copy[..len]);
-    let cipher = C::from_key(&copy[..len]).map_err(cipher::to_py_err);
-    copy.zeroize();
-    cipher
-}
-
 /// `bit_length / 8` random bytes from `os.urandom`, as pyca's `generate_key`.
 fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Bound<'_, PyAny>> {
     if !bit_length.is_multiple_of(8) || !KEY_LENS.contains(&(bit_length / 8)) {
@@ -53,11 +39,11 @@ fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Bound<'_, PyAny>>
     py.import("os")?.call_method1("urandom", (bit_length / 8,))
 }
 
-/// Both classes have the same methods; only the algorithm, its nonce rule and the
-/// docstrings differ.
+/// Both classes have the same methods; only the algorithms (hence the nonce rule), the
+/// key error and the docstrings differ.
 macro_rules! aead_class {
     (
-        $name:ident, $core:ty,
+        $name:ident, $algorithms:expr, key_error: $key_error:literal,
         class_doc: $class_doc:literal, nonce_doc: $nonce_doc:literal
     ) => {
         #[doc = $class_doc]
@@ -66,14 +52,14 @@ macro_rules! aead_class {
             /// Boxed: Python allocates the object itself and aligns it to 16
             /// bytes, where the key's tables ask for 64 (held inline, they
             /// crashed the AES-GCM tests once the alignment went to 64).
-            cipher: Box<$core>,
+            cipher: Box<Cipher>,
         }
 
         #[pymethods]
         impl $name {
             #[new]
             fn new(key: ByteView<'_>) -> PyResult<Self> {
-                Ok($name { cipher: Box::new(new_cipher(&key)?) })
+                Ok($name { cipher: Box::new(new_cipher(&key, $algorithms, $key_error)?) })
             }
 
             /// Returns a new random key of ``bit_length`` bits (128 or 256) from
@@ -184,7 +170,8 @@ macro_rules! aead_class {
 }
 
 aead_class!(
-    AESGCMSIV, Siv,
+    AESGCMSIV, [Algorithm::Aes128GcmSiv, Algorithm::Aes256GcmSiv],
+    key_error: "AES-GCM-SIV key must be 128 or 256 bits.",
     class_doc: "AES-GCM-SIV (RFC 8452): authenticated encryption that survives nonce reuse.\n\n\
         ``AESGCMSIV(key)`` with a 16- or 32-byte key (any buffer); a drop-in for\n\
         ``cryptography.hazmat.primitives.ciphers.aead.AESGCMSIV``. A repeated nonce reveals\n\
@@ -194,7 +181,8 @@ aead_class!(
 );
 
 aead_class!(
-    AESGCM, Gcm,
+    AESGCM, [Algorithm::Aes128Gcm, Algorithm::Aes256Gcm],
+    key_error: "AESGCM key must be 128 or 256 bits.",
     class_doc: "AES-GCM (NIST SP 800-38D) with 16-byte tags.\n\n\
         ``AESGCM(key)`` with a 16- or 32-byte key (any buffer); a drop-in for\n\
         ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``. A nonce must never repeat\n\

@@ -4,8 +4,9 @@
 
 use crate::InvalidTag;
 use crate::buffer::{ByteView, NewBytes, OutBuffer, Pending};
-use crate::cipher::{Aead, NONCE_MAX, OpenJob, SealJob, TAG_LEN, to_py_err};
-use gcmsiv::Error;
+use crate::pyca::{NONCE_MAX, TAG_LEN, check_nonce, to_py_err};
+use gcmsiv::{Cipher, Error};
+use gcmsiv_glue::{Message, open_batch, seal_batch, with_scratch};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -30,8 +31,8 @@ struct Nonce {
 }
 
 impl Nonce {
-    fn read<C: Aead>(view: &ByteView<'_>) -> PyResult<Self> {
-        C::check_nonce(view.len())?;
+    fn read(cipher: &Cipher, view: &ByteView<'_>) -> PyResult<Self> {
+        check_nonce(cipher, view.len())?;
         let mut bytes = [0u8; NONCE_MAX];
         view.copy_to(0, &mut bytes[..view.len()]);
         Ok(Nonce { bytes, len: view.len() })
@@ -42,9 +43,16 @@ impl Nonce {
     }
 }
 
-/// Runs `f`, without the GIL if `work` bytes make that worth it.
-fn run<T: Send>(py: Python<'_>, work: usize, f: impl Send + FnOnce() -> T) -> T {
-    if work >= GIL_RELEASE_BYTES { py.detach(f) } else { f() }
+/// Runs `$call`, the cipher's part of a call (a `Result<_, Error>`), without the GIL if
+/// `$work` bytes make that worth it, and turns its error into the Python exception. A macro,
+/// so that below the threshold the call is written in place: a closure called from two
+/// branches stayed out of line, about 1% of a 16-byte call. A panic needs no guard of
+/// ours: pyo3 carries it across `py.detach`, and its trampoline raises `PanicException`.
+macro_rules! run {
+    ($py:expr, $work:expr, $call:expr) => {{
+        let result = if $work < GIL_RELEASE_BYTES { $call } else { $py.detach(|| $call) };
+        result.map_err(to_py_err)
+    }};
 }
 
 /// Associated data safe to read without the GIL; `None` is empty, as in pyca.
@@ -65,55 +73,63 @@ fn split_tag(data: &ByteView<'_>) -> PyResult<(usize, [u8; TAG_LEN])> {
     Ok((body_len, tag))
 }
 
-pub(crate) fn encrypt<'py, C: Aead>(
+// The single calls are inlined into each class's method, as they were when generic over
+// the class: one copy shared by both classes moved the 136-byte `Nonce` twice per call.
+
+#[inline(always)]
+pub(crate) fn encrypt<'py>(
     py: Python<'py>,
-    cipher: &C,
+    cipher: &Cipher,
     nonce: &ByteView<'_>,
     data: &ByteView<'_>,
     aad: Option<&ByteView<'_>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let nonce = Nonce::read::<C>(nonce)?;
+    let nonce = Nonce::read(cipher, nonce)?;
     let aad = associated_data(aad);
     let len = data.len();
     let mut out = NewBytes::new(py, len + TAG_LEN)?;
     let pending = out.fill_from(data, 0, len);
-    run(py, len + aad.len(), || seal_new(cipher, &nonce, &aad, pending.finish())).map_err(to_py_err)?;
+    run!(py, len + aad.len(), seal_new(cipher, &nonce, &aad, pending.finish()))?;
     Ok(out.into_bytes())
 }
 
 /// Seals `buffer`, plaintext then room for the tag, in place.
-fn seal_new<C: Aead>(cipher: &C, nonce: &Nonce, aad: &[u8], buffer: &mut [u8]) -> Result<(), Error> {
-    let (body, tag_slot) = buffer.split_at_mut(buffer.len() - TAG_LEN);
-    tag_slot.copy_from_slice(&cipher.seal(nonce.as_slice(), aad, body)?);
-    Ok(())
+fn seal_new(cipher: &Cipher, nonce: &Nonce, aad: &[u8], buffer: &mut [u8]) -> Result<(), Error> {
+    let (body, tag) = buffer.split_at_mut(buffer.len() - TAG_LEN);
+    cipher.encrypt_in_place_detached(nonce.as_slice(), aad, body, tag)
 }
 
-pub(crate) fn decrypt<'py, C: Aead>(
+#[inline(always)]
+pub(crate) fn decrypt<'py>(
     py: Python<'py>,
-    cipher: &C,
+    cipher: &Cipher,
     nonce: &ByteView<'_>,
     data: &ByteView<'_>,
     aad: Option<&ByteView<'_>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let nonce = Nonce::read::<C>(nonce)?;
+    let nonce = Nonce::read(cipher, nonce)?;
     let (len, tag) = split_tag(data)?;
     let aad = associated_data(aad);
     let mut out = NewBytes::new(py, len)?;
     let pending = out.fill_from(data, 0, len);
-    run(py, len + aad.len(), || cipher.open(nonce.as_slice(), &aad, pending.finish(), &tag))
-        .map_err(to_py_err)?;
+    run!(
+        py,
+        len + aad.len(),
+        cipher.decrypt_in_place_detached(nonce.as_slice(), &aad, pending.finish(), &tag)
+    )?;
     Ok(out.into_bytes())
 }
 
-pub(crate) fn encrypt_into<C: Aead>(
+#[inline(always)]
+pub(crate) fn encrypt_into(
     py: Python<'_>,
-    cipher: &C,
+    cipher: &Cipher,
     nonce: &ByteView<'_>,
     data: &ByteView<'_>,
     aad: Option<&ByteView<'_>>,
     out: &mut OutBuffer,
 ) -> PyResult<usize> {
-    let nonce = Nonce::read::<C>(nonce)?;
+    let nonce = Nonce::read(cipher, nonce)?;
     let len = data.len();
     let needed = len + TAG_LEN;
     if out.len() != needed {
@@ -122,19 +138,20 @@ pub(crate) fn encrypt_into<C: Aead>(
     // Every input is read before `out` is written: any of them may be a view of it.
     let aad = associated_data(aad);
     let pending = out.fill_from(data, 0, len);
-    run(py, len + aad.len(), || seal_new(cipher, &nonce, &aad, pending.finish())).map_err(to_py_err)?;
+    run!(py, len + aad.len(), seal_new(cipher, &nonce, &aad, pending.finish()))?;
     Ok(needed)
 }
 
-pub(crate) fn decrypt_into<C: Aead>(
+#[inline(always)]
+pub(crate) fn decrypt_into(
     py: Python<'_>,
-    cipher: &C,
+    cipher: &Cipher,
     nonce: &ByteView<'_>,
     data: &ByteView<'_>,
     aad: Option<&ByteView<'_>>,
     out: &mut OutBuffer,
 ) -> PyResult<usize> {
-    let nonce = Nonce::read::<C>(nonce)?;
+    let nonce = Nonce::read(cipher, nonce)?;
     let (len, tag) = split_tag(data)?;
     if out.len() != len {
         return Err(buffer_size_error(len));
@@ -146,73 +163,36 @@ pub(crate) fn decrypt_into<C: Aead>(
         // back (pyca leaves the plaintext there), and a buffer that shares memory with
         // `data` loses nothing.
         let pending = out.fill_from(data, 0, len);
-        cipher.open(nonce.as_slice(), &aad, pending.finish(), &tag).map_err(to_py_err)?;
+        cipher
+            .decrypt_in_place_detached(nonce.as_slice(), &aad, pending.finish(), &tag)
+            .map_err(to_py_err)?;
         return Ok(len);
     }
     // Without the GIL other threads run, and could read the caller's buffer while the
     // core decrypts ahead of its tag check: the decryption runs in this thread's scratch
-    // memory, and the buffer gets the plaintext if authentic, else the ciphertext again.
-    let mut open = |scratch: &mut [u8]| {
-        let opened = cipher.open(nonce.as_slice(), &aad, scratch, &tag);
+    // memory (the glue's, wiped after use), and the buffer gets the plaintext if
+    // authentic, else the ciphertext again.
+    let mut open_copy = |scratch: &mut [u8]| {
+        let opened = cipher.decrypt_in_place_detached(nonce.as_slice(), &aad, scratch, &tag);
         out.copy_from(scratch);
         opened
     };
-    match data.immutable() {
+    let opened = match data.immutable() {
         // A `bytes` input: everything without the GIL, the scratch buffer's set-up too.
         Some(bytes) => py.detach(|| {
             with_scratch(len, |scratch| {
                 scratch.copy_from_slice(&bytes[..len]);
-                open(scratch)
+                open_copy(scratch)
             })
         }),
         // Any other is copied under the GIL, as Python code could change it.
         None => with_scratch(len, |scratch| {
             data.copy_to(0, scratch);
-            py.detach(|| open(scratch))
+            py.detach(|| open_copy(scratch))
         }),
-    }?
-    .map_err(to_py_err)?;
+    };
+    opened.ok_or_else(|| PyMemoryError::new_err(()))?.map_err(to_py_err)?;
     Ok(len)
-}
-
-/// Keeps a thread's scratch buffer between `decrypt_into` calls up to this size (a fresh
-/// one of a few MiB costs about as much in page faults as the decryption).
-const SCRATCH_KEEP: usize = 4 << 20;
-
-std::thread_local! {
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` on `len` bytes of this thread's scratch buffer, zeroed after (also if `f`
-/// panics); `MemoryError` if that memory cannot be had.
-fn with_scratch<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> PyResult<T> {
-    /// Zeroes its bytes when dropped (a plain fill that `black_box` keeps: byte-wise
-    /// volatile stores cost about as much as the decryption; the plaintext's other copy is
-    /// in the caller's buffer anyway), and lets a buffer above the kept size go.
-    struct Used<'a>(&'a mut Vec<u8>, usize);
-    impl Drop for Used<'_> {
-        fn drop(&mut self) {
-            self.0[..self.1].fill(0);
-            std::hint::black_box(&*self.0);
-            if self.0.len() > SCRATCH_KEEP {
-                *self.0 = Vec::new();
-            }
-        }
-    }
-    let mut fresh = Vec::new();
-    SCRATCH.with(|cell| {
-        let mut kept = cell.try_borrow_mut();
-        let buf = match kept.as_deref_mut() {
-            Ok(buf) => buf,
-            Err(_) => &mut fresh, // reentered (no path does): a buffer of its own
-        };
-        if buf.len() < len {
-            buf.try_reserve_exact(len - buf.len()).map_err(|_| PyMemoryError::new_err(()))?;
-            buf.resize(len, 0);
-        }
-        let used = Used(buf, len);
-        Ok(f(&mut used.0[..len]))
-    })
 }
 
 /// The items of a batch call, read and checked before any work.
@@ -225,7 +205,7 @@ struct Batch<'py> {
 impl<'py> Batch<'py> {
     /// Reads `(nonce, data, associated_data)` tuples from any iterable. Errors name the
     /// item, and keep the exception type a single call would raise.
-    fn read<C: Aead>(items: &Bound<'py, PyAny>) -> PyResult<Self> {
+    fn read(cipher: &Cipher, items: &Bound<'py, PyAny>) -> PyResult<Self> {
         let capacity = items.len().unwrap_or(0);
         let mut batch = Batch {
             nonces: Vec::with_capacity(capacity),
@@ -242,7 +222,7 @@ impl<'py> Batch<'py> {
             let data: ByteView<'py> = tuple.get_borrowed_item(1)?.extract().map_err(at("data"))?;
             let aad: Option<ByteView<'py>> =
                 tuple.get_borrowed_item(2)?.extract().map_err(at("associated_data"))?;
-            batch.nonces.push(Nonce::read::<C>(&nonce).map_err(at("nonce"))?);
+            batch.nonces.push(Nonce::read(cipher, &nonce).map_err(at("nonce"))?);
             // Copied now if they are not `bytes`: the iterable may change them before
             // it yields the next item (a generator refilling one `bytearray`).
             batch.data.push(data.into_private());
@@ -269,12 +249,12 @@ fn locate(py: Python<'_>, error: PyErr, index: usize, field: &str) -> PyErr {
     PyErr::from_type(error.get_type(py), message)
 }
 
-pub(crate) fn encrypt_many<'py, C: Aead>(
+pub(crate) fn encrypt_many<'py>(
     py: Python<'py>,
-    cipher: &C,
+    cipher: &Cipher,
     items: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let batch = Batch::read::<C>(items)?;
+    let batch = Batch::read(cipher, items)?;
     let aad = batch.aad_snapshots();
     let work = batch.work(&aad);
     let mut outs = batch
@@ -284,33 +264,40 @@ pub(crate) fn encrypt_many<'py, C: Aead>(
         .collect::<PyResult<Vec<_>>>()?;
     let pending: Vec<Pending<'_>> =
         outs.iter_mut().zip(&batch.data).map(|(out, data)| out.fill_from(data, 0, data.len())).collect();
-    let nonces = &batch.nonces;
-    run(py, work, || {
-        let mut group = Vec::new();
-        let mut group_bytes = 0;
-        for ((nonce, aad), pending) in nonces.iter().zip(&aad).zip(pending) {
-            let buffer = pending.finish();
-            group_bytes += buffer.len();
-            let (body, tag) = buffer.split_at_mut(buffer.len() - TAG_LEN);
-            group.push(SealJob { nonce: nonce.as_slice(), aad, body, tag });
-            if group_bytes >= GROUP_BYTES {
-                cipher.seal_all(&mut group)?;
-                group.clear();
-                group_bytes = 0;
-            }
-        }
-        cipher.seal_all(&mut group)
-    })
-    .map_err(to_py_err)?;
+    run!(py, work, seal_groups(cipher, &batch.nonces, &aad, pending))?;
     PyList::new(py, outs.into_iter().map(NewBytes::into_bytes))
 }
 
-pub(crate) fn decrypt_many<'py, C: Aead>(
+/// Copies each plaintext in and seals it in place, the tag after it, in groups of about
+/// [`GROUP_BYTES`] (the glue's batch call: AES-GCM-SIV through the core's batch path).
+fn seal_groups(
+    cipher: &Cipher,
+    nonces: &[Nonce],
+    aad: &[Cow<'_, [u8]>],
+    outs: Vec<Pending<'_>>,
+) -> Result<(), Error> {
+    let mut group = Vec::new();
+    let mut group_bytes = 0;
+    for ((nonce, aad), pending) in nonces.iter().zip(aad).zip(outs) {
+        let buffer = pending.finish();
+        group_bytes += buffer.len();
+        let (body, tag) = buffer.split_at_mut(buffer.len() - TAG_LEN);
+        group.push(Message { nonce: nonce.as_slice(), aad, body, tag });
+        if group_bytes >= GROUP_BYTES {
+            seal_batch(cipher, &mut group)?;
+            group.clear();
+            group_bytes = 0;
+        }
+    }
+    seal_batch(cipher, &mut group)
+}
+
+pub(crate) fn decrypt_many<'py>(
     py: Python<'py>,
-    cipher: &C,
+    cipher: &Cipher,
     items: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let batch = Batch::read::<C>(items)?;
+    let batch = Batch::read(cipher, items)?;
     let aad = batch.aad_snapshots();
     let work = batch.work(&aad);
     // A ciphertext shorter than a tag fails like a wrong tag: `None`, and no work.
@@ -325,33 +312,12 @@ pub(crate) fn decrypt_many<'py, C: Aead>(
             None => None,
         });
     }
-    let pending: Vec<Option<(Pending<'_>, [u8; TAG_LEN])>> = outs
+    let pending: Vec<Option<(Pending<'_>, &mut [u8; TAG_LEN])>> = outs
         .iter_mut()
         .zip(&batch.data)
-        .map(|(out, data)| {
-            out.as_mut().map(|(out, tag)| (out.fill_from(data, 0, data.len() - TAG_LEN), *tag))
-        })
+        .map(|(out, data)| out.as_mut().map(|(out, tag)| (out.fill_from(data, 0, data.len() - TAG_LEN), tag)))
         .collect();
-    let nonces = &batch.nonces;
-    let authentic: Vec<bool> = run(py, work, || {
-        let mut authentic = Vec::with_capacity(nonces.len());
-        let mut group = Vec::new();
-        let mut group_bytes = 0;
-        for ((nonce, aad), job) in nonces.iter().zip(&aad).zip(pending) {
-            let Some((pending, tag)) = job else { continue };
-            let body = pending.finish();
-            group_bytes += body.len();
-            group.push(OpenJob { nonce: nonce.as_slice(), aad, body, tag });
-            if group_bytes >= GROUP_BYTES {
-                cipher.open_all(&mut group, &mut authentic)?;
-                group.clear();
-                group_bytes = 0;
-            }
-        }
-        cipher.open_all(&mut group, &mut authentic)?;
-        Ok(authentic)
-    })
-    .map_err(to_py_err)?;
+    let authentic = run!(py, work, open_groups(cipher, &batch.nonces, &aad, pending))?;
     // `authentic` has one entry per item that had a tag, in order.
     let mut authentic = authentic.into_iter();
     let results = outs.into_iter().map(|job| {
@@ -359,4 +325,30 @@ pub(crate) fn decrypt_many<'py, C: Aead>(
         authentic.next().expect("internal error: one result per message").then(|| out.into_bytes().into_any())
     });
     PyList::new(py, results)
+}
+
+/// Copies each ciphertext in and opens it in place, in groups of about [`GROUP_BYTES`]:
+/// whether each item that had a tag (`Some`) was authentic, in order.
+fn open_groups(
+    cipher: &Cipher,
+    nonces: &[Nonce],
+    aad: &[Cow<'_, [u8]>],
+    outs: Vec<Option<(Pending<'_>, &mut [u8; TAG_LEN])>>,
+) -> Result<Vec<bool>, Error> {
+    let mut authentic = Vec::with_capacity(nonces.len());
+    let mut group = Vec::new();
+    let mut group_bytes = 0;
+    for ((nonce, aad), job) in nonces.iter().zip(aad).zip(outs) {
+        let Some((pending, tag)) = job else { continue };
+        let body = pending.finish();
+        group_bytes += body.len();
+        group.push(Message { nonce: nonce.as_slice(), aad, body, tag });
+        if group_bytes >= GROUP_BYTES {
+            authentic.extend(open_batch(cipher, &mut group)?);
+            group.clear();
+            group_bytes = 0;
+        }
+    }
+    authentic.extend(open_batch(cipher, &mut group)?);
+    Ok(authentic)
 }

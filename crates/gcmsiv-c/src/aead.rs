@@ -10,7 +10,6 @@ use crate::ffi::{
 };
 use crate::key::{GcmsivKey, key_ref};
 use core::ffi::c_int;
-use core::panic::AssertUnwindSafe;
 
 /// Writes `len` to `*out`, if `out` is not NULL (a combined call's output
 /// length: 0 until the call has succeeded).
@@ -208,7 +207,7 @@ unsafe fn seal_detached(
 ) -> c_int {
     let mac_len = key.tag_len();
     let mut written: (*mut u8, usize) = (core::ptr::null_mut(), 0);
-    let code = guarded(AssertUnwindSafe(|| {
+    let code = guarded(|| {
         let in_place = core::ptr::eq(c, m) && m_len > 0;
         let m_span = if in_place { (m, 0) } else { (m, m_len) };
         clear_of(c, m_len, &[m_span, (ad, ad_len), (npub, npub_len), (mac, mac_len)])?;
@@ -225,7 +224,7 @@ unsafe fn seal_detached(
             written = (body.as_mut_ptr(), m_len);
         }
         key.seal(npub, ad, body, mac)
-    }));
+    });
     if code != GCMSIV_OK {
         // SAFETY: the output this call wrote.
         unsafe { wipe(written.0, written.1) };
@@ -254,7 +253,7 @@ unsafe fn open_detached(
     npub_len: usize,
 ) -> c_int {
     let mut written: (*mut u8, usize, bool) = (core::ptr::null_mut(), 0, false);
-    let code = guarded(AssertUnwindSafe(|| {
+    let code = guarded(|| {
         let in_place = core::ptr::eq(m, c) && c_len > 0;
         let c_span = if in_place { (c, 0) } else { (c, c_len) };
         clear_of(m, c_len, &[c_span, (mac, mac_len), (ad, ad_len), (npub, npub_len)])?;
@@ -269,7 +268,7 @@ unsafe fn open_detached(
             body.copy_from_slice(c);
         }
         key.open(npub, ad, body, mac)
-    }));
+    });
     if code != GCMSIV_OK && (!written.2 || code == GCMSIV_ERR_INTERNAL) {
         // SAFETY: the output this call wrote.
         unsafe { wipe(written.0, written.1) };

@@ -11,7 +11,6 @@ use crate::ffi::{
 use crate::key::{GcmsivKey, key_ref};
 use crate::sizes::TAG_MAX;
 use core::ffi::c_int;
-use core::panic::AssertUnwindSafe;
 use gcmsiv::{BatchItem, Error};
 
 /// One message of a batch (`gcmsiv_batch_item` in the header).
@@ -76,7 +75,7 @@ type Views<'a> = (&'a [u8], &'a [u8], &'a mut [u8]);
 /// # Safety
 /// `items` covers `count` items whose pointers are as their lengths say.
 unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey, seal: bool) -> c_int {
-    let code = guarded(AssertUnwindSafe(|| {
+    let code = guarded(|| {
         // SAFETY: the caller's contract: `count` items, ours for the call.
         let items = unsafe { output_items(items, count) }?;
         // SAFETY: the caller's contract.
@@ -128,7 +127,7 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
                 Err(code)
             }
         }
-    }));
+    });
     if code == GCMSIV_ERR_INTERNAL {
         // A panic: no item counts as done, and none may hold plaintext that
         // a cut-short open left unauthenticated.

@@ -1,11 +1,11 @@
-//! The plumbing under every call: the status codes and their mapping from
-//! [`gcmsiv::Error`], the guard that keeps a panic from unwinding into C, C
-//! buffers as slices, and the checks that an output shares no byte with an
-//! input. The bottom module: it uses none of the others.
+//! The plumbing under every call: the status codes, one for each kind of
+//! failure the bindings' shared glue (`gcmsiv-glue`) tells apart; the glue's
+//! panic guard, which keeps a panic from unwinding into C; C buffers as
+//! slices; and the checks that an output shares no byte with an input. The
+//! bottom module: it uses none of the others.
 
 use core::ffi::c_int;
-use core::panic::UnwindSafe;
-use gcmsiv::Error;
+use gcmsiv_glue::{Failure, Kind, guard};
 
 /// Status codes (`GCMSIV_OK`, `GCMSIV_ERR_*`).
 pub const GCMSIV_OK: c_int = 0;
@@ -22,27 +22,29 @@ pub const GCMSIV_ERR_NULL_POINTER: c_int = -10;
 pub const GCMSIV_ERR_OVERLAP: c_int = -11;
 pub const GCMSIV_ERR_INTERNAL: c_int = -12;
 
-pub(crate) fn status(error: Error) -> c_int {
-    match error {
-        Error::Authentication => GCMSIV_ERR_AUTHENTICATION,
-        Error::InvalidKeyLength { .. } => GCMSIV_ERR_KEY_LENGTH,
-        Error::InvalidNonceLength { .. } => GCMSIV_ERR_NONCE_LENGTH,
-        Error::InvalidTagLength { .. } => GCMSIV_ERR_TAG_LENGTH,
-        Error::PlaintextTooLong | Error::AadTooLong | Error::CiphertextTooLong => GCMSIV_ERR_TOO_LONG,
-        Error::CiphertextTooShort => GCMSIV_ERR_TOO_SHORT,
-        Error::BufferTooSmall { .. } => GCMSIV_ERR_BUFFER_TOO_SMALL,
-        Error::BackendUnavailable => GCMSIV_ERR_BACKEND_UNAVAILABLE,
-        _ => GCMSIV_ERR_INTERNAL,
+/// The status of a failure: of the core (a [`gcmsiv::Error`]) or a panic.
+pub(crate) fn status(failure: impl Into<Failure>) -> c_int {
+    match failure.into().kind() {
+        Kind::Authentication => GCMSIV_ERR_AUTHENTICATION,
+        Kind::KeyLength => GCMSIV_ERR_KEY_LENGTH,
+        Kind::NonceLength => GCMSIV_ERR_NONCE_LENGTH,
+        Kind::TagLength => GCMSIV_ERR_TAG_LENGTH,
+        Kind::TooLong => GCMSIV_ERR_TOO_LONG,
+        Kind::TooShort => GCMSIV_ERR_TOO_SHORT,
+        Kind::BufferTooSmall => GCMSIV_ERR_BUFFER_TOO_SMALL,
+        Kind::BackendUnavailable => GCMSIV_ERR_BACKEND_UNAVAILABLE,
+        Kind::Internal => GCMSIV_ERR_INTERNAL,
     }
 }
 
-/// Runs `body` with panics caught (a panic is `GCMSIV_ERR_INTERNAL`; the
-/// decryption calls wipe their output after any failure, this one included).
-pub(crate) fn guarded(body: impl FnOnce() -> Result<(), c_int> + UnwindSafe) -> c_int {
-    match std::panic::catch_unwind(body) {
+/// Runs `body` under the glue's panic guard (a panic is
+/// `GCMSIV_ERR_INTERNAL`; the decryption calls wipe their output after any
+/// failure, this one included).
+pub(crate) fn guarded(body: impl FnOnce() -> Result<(), c_int>) -> c_int {
+    match guard(body) {
         Ok(Ok(())) => GCMSIV_OK,
         Ok(Err(code)) => code,
-        Err(_) => GCMSIV_ERR_INTERNAL,
+        Err(internal) => status(internal),
     }
 }
 

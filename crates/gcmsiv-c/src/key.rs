@@ -8,7 +8,6 @@ use crate::ffi::{
 };
 use crate::sizes::{GCMSIV_BACKEND_AUTO, TAG_MAX, algorithm_from, backend_from};
 use core::ffi::{c_char, c_int};
-use core::panic::AssertUnwindSafe;
 use gcmsiv::{Backend, Cipher};
 
 /// A key ready for use: one algorithm, its backend chosen once.
@@ -177,7 +176,7 @@ pub unsafe extern "C" fn gcmsiv_key_free(key: *mut GcmsivKey) {
     if !key.is_null() {
         // SAFETY: made by Box::into_raw in make_key (every constructor), freed once.
         let key = unsafe { Box::from_raw(key) };
-        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(key)));
+        let _ = gcmsiv_glue::guard(|| drop(key));
     }
 }
 

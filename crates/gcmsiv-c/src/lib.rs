@@ -12,9 +12,10 @@
 //! reported before any work, with the outputs untouched, and every
 //! authentication failure is the one `GCMSIV_ERR_AUTHENTICATION`.
 //!
-//! Nothing unwinds across the boundary: each call runs under
-//! `catch_unwind`, and a panic (an internal error; none is known) becomes
-//! `GCMSIV_ERR_INTERNAL`, with what a decryption wrote wiped.
+//! Nothing unwinds across the boundary: each call runs under the panic
+//! guard the bindings share (`gcmsiv_glue::guard`), and a panic (an internal
+//! error; none is known) becomes `GCMSIV_ERR_INTERNAL`, with what a
+//! decryption wrote wiped.
 //!
 //! The `unsafe` here is the FFI's: raw pointers from C turned into slices,
 //! each conversion in `ffi::input` or `ffi::output` with the caller's
@@ -22,8 +23,8 @@
 //!
 //! One module per concern, each using only those listed before it:
 //!
-//! - `ffi.rs`: the plumbing: status codes and their mapping from
-//!   [`gcmsiv::Error`], the panic guard, C buffers as slices, overlap checks.
+//! - `ffi.rs`: the plumbing: status codes and their mapping from the glue's
+//!   kinds of failure, the panic guard, C buffers as slices, overlap checks.
 //! - `sizes.rs`: the algorithm and backend identifiers, and the calls that
 //!   need no key (`gcmsiv_keybytes`, `gcmsiv_backend_available`,
 //!   `gcmsiv_strerror`, ...).
