@@ -952,28 +952,25 @@ mod tests {
                     let mut c = data[..len].to_vec();
                     let mut d = data[..len].to_vec();
                     let mut e = data[..len].to_vec();
+                    // The same calls on both key sizes' schedules.
+                    macro_rules! on {
+                        ($aes:ident) => {{
+                            let (n, w) = (
+                                $aes::new(narrow, key[..].try_into().unwrap()),
+                                $aes::new(wide, key[..].try_into().unwrap()),
+                            );
+                            n.ctr32le(counter, &mut a);
+                            w.ctr32le(counter, &mut b);
+                            n.ctr32be(counter, &mut c);
+                            w.ctr32be(counter, &mut d);
+                            // SAFETY: `detect_wide` found every feature it enables.
+                            unsafe { w.ctr32::<true, true>(counter, &mut e) };
+                        }};
+                    }
                     if key_len == 16 {
-                        let (n, w) = (
-                            Aes128::new(narrow, key[..].try_into().unwrap()),
-                            Aes128::new(wide, key[..].try_into().unwrap()),
-                        );
-                        n.ctr32le(counter, &mut a);
-                        w.ctr32le(counter, &mut b);
-                        n.ctr32be(counter, &mut c);
-                        w.ctr32be(counter, &mut d);
-                        // SAFETY: `detect_wide` found every feature it enables.
-                        unsafe { w.ctr32::<true, true>(counter, &mut e) };
+                        on!(Aes128);
                     } else {
-                        let (n, w) = (
-                            Aes256::new(narrow, key[..].try_into().unwrap()),
-                            Aes256::new(wide, key[..].try_into().unwrap()),
-                        );
-                        n.ctr32le(counter, &mut a);
-                        w.ctr32le(counter, &mut b);
-                        n.ctr32be(counter, &mut c);
-                        w.ctr32be(counter, &mut d);
-                        // SAFETY: `detect_wide` found every feature it enables.
-                        unsafe { w.ctr32::<true, true>(counter, &mut e) };
+                        on!(Aes256);
                     }
                     assert_eq!(
                         a, b,
