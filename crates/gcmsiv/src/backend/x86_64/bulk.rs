@@ -51,7 +51,7 @@ impl<const NR: usize> Schedule<NR> {
     /// CTR over `data` with a 32-bit counter: little-endian in the first four
     /// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
     /// `PUBLIC` says the counter's value is public (GCM with a 96-bit IV),
-    /// which lets the 512- and 256-bit passes branch on it (`vaes.rs`,
+    /// which lets the 512- and 256-bit passes branch on it (`wide.rs`,
     /// `ChunkCounters`); a counter derived from the key (GCM's J0 for other
     /// IV lengths) must go without.
     #[inline]
@@ -79,7 +79,7 @@ impl<const NR: usize> Schedule<NR> {
     }
 
     /// GCM-SIV decryption in one pass: CTR with POLYVAL of the plaintext
-    /// stitched in (see `stitched.rs`), then the partial tail.
+    /// stitched in (see `pass128.rs` and `pass_wide.rs`), then the partial tail.
     ///
     /// # Safety
     /// The CPU must support the enabled features.

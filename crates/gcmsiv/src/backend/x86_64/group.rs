@@ -1,7 +1,7 @@
 //! Batch groups: RFC 8452 section 4 for `L` short messages at once (`L` a
 //! multiple of 4: a batch's groups of [`GROUP`](crate::backend::GROUP), or of
 //! [`WIDE_GROUP`](crate::backend::WIDE_GROUP) with lanes in pairs on
-//! `aesni-vaes`, where the steps below run on `vaes.rs`'s [`LaneKeys`] and
+//! `aesni-vaes`, where the steps below run on `wide.rs`'s [`LaneKeys`] and
 //! POLYVAL).
 //!
 //! One message's set-up is a chain of dependent steps; a group's messages are
@@ -17,7 +17,7 @@
 //! Like `short.rs`, this spells out the mode's steps for speed alone; the tests
 //! hold batches to the step-by-step path at every length up to
 //! [`SHORT_MAX`](crate::backend::SHORT_MAX), on both sides, and to one
-//! message at a time past it, beyond the longest a group takes (`aesni.rs`,
+//! message at a time past it, beyond the longest a group takes (`impls.rs`,
 //! `lane_limits`: any length works, the limit is where one message at a time
 //! becomes faster).
 //!
@@ -52,7 +52,7 @@ impl<const NR: usize> Schedule<NR> {
         k: &mut [[__m128i; 2]; L],
     ) {
         if self.features.wide() {
-            // Two blocks per instruction (`vaes.rs`).
+            // Two blocks per instruction (`derive_quad_wide`, below).
             for c in (0..L).step_by(4) {
                 // SAFETY: `wide` proves AVX2 and VAES (`Features::detect_wide`);
                 // four entries each (L is a multiple of 4).

@@ -25,7 +25,7 @@ use zeroize::Zeroize;
 const LANES_MAX: usize = 256;
 const WIDE_LANES_MAX: usize = 512;
 /// The same where the CPU has AVX-512 and the group's POLYVAL runs four
-/// lanes per instruction (`vaes.rs`, `QuadHash`): seals up to 1 KiB (768 B
+/// lanes per instruction (`wide.rs`, `QuadHash`): seals up to 1 KiB (768 B
 /// 1.27x, 1 KiB 1.10-1.14x one message at a time in a quiet phase of a
 /// shared host, 0.88-0.93x while a neighbour kept the core's vector units
 /// busy; 1.5 KiB 0.90-0.97x), opens

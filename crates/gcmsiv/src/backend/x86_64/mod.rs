@@ -1,17 +1,18 @@
-//! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL. Files:
-//! `aesni.rs` (key schedules, blocks, CTR), `clmul.rs` (POLYVAL, powers of H),
-//! `stitched.rs` (CTR and POLYVAL/GHASH in one pass), `vaes.rs` (CTR and
-//! POLYVAL two blocks per instruction, for the `aesni-vaes` backend),
-//! `short.rs` (one message
-//! of up to 128 bytes in one fused kernel, GCM-SIV's and GCM's), `group.rs` (a batch's short
-//! messages, four or eight at a time, step by step across them), `long.rs`
-//! (one message past the short kernel), `partial.rs` (partial blocks without
-//! `memcpy`).
+//! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL, and VAES and
+//! VPCLMULQDQ for the same two or four blocks per instruction. The files are
+//! in layers, listed below lowest first (each uses only those before it;
+//! `scripts/check-layers.py` checks): `cpu.rs` (detection), `load.rs`
+//! (moving blocks), the 128-bit primitives (`aes.rs`, `clmul.rs`,
+//! `siv_blocks.rs`, `lanes.rs`), the 256/512-bit ones (`wide.rs`), the
+//! passes (`pass128.rs`, `blocks.rs`, `pass_wide.rs`, and `bulk.rs`, the one
+//! place a width is chosen), the kernels (`short.rs`, `long.rs`, `group.rs`)
+//! and the trait implementations (`impls.rs`). docs/ARCHITECTURE.md draws
+//! them.
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
 //! [`Features::detect`] checks; `short.rs`'s `avx` module adds AVX, run only
-//! where [`Features::avx`] says so, and `vaes.rs` adds some of the features
+//! where [`Features::avx`] says so, and `wide.rs` and `pass_wide.rs` add the features
 //! [`Features::detect_wide`] checks. The only way to reach them from safe code is
 //! through a type holding a [`Features`] value, which exists only after detection
 //! succeeded: that value is the proof each `// SAFETY:` comment names.
@@ -90,7 +91,7 @@ impl Features {
     }
 
     /// The proof for the `aesni-vaes` backend: also AVX, AVX2, VAES and
-    /// VPCLMULQDQ; and whether the bulk passes' 512-bit forms (`vaes.rs`)
+    /// VPCLMULQDQ; and whether the bulk passes' 512-bit forms (`pass_wide.rs`)
     /// are to be used, which `cpu.rs` decides.
     pub(crate) fn detect_wide() -> Option<Self> {
         let tiers = cpu::Tiers::detect();

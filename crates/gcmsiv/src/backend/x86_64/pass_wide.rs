@@ -287,7 +287,7 @@ impl<const NR: usize> Schedule<NR> {
     /// returns `data.len()`. Where the 512-bit pass ran, a tail of more than
     /// [`FINAL_CHUNK_FROM`] bytes goes through one more 256-byte chunk under
     /// a mask ([`Self::final_ctr_zmm`], [`Sixteen::absorb_final`]) rather
-    /// than a 128-byte chunk of the 256-bit pass and then `short.rs`'s
+    /// than a 128-byte chunk of the 256-bit pass and then `blocks.rs`'s
     /// `stitched_tail`: one chain of AES rounds and one reduction where
     /// there were two of each.
     ///

@@ -33,10 +33,11 @@
 //! SSE forms remain for CPUs without AVX. A short message is mostly set-up, dependent steps on a few registers,
 //! and the two-operand SSE forms need a register copy before many of them
 //! (about 80 of the 450 instructions of a 16-byte seal, callgrind): AVX's
-//! three-operand forms need none. (The few `asm!` blocks the kernels share with
-//! the rest of the backend, round keys read as memory operands in `aesni.rs`,
-//! keep their SSE forms; with no 256-bit state live around them that costs
-//! nothing while no 256-bit state is live.) With them, 16- to 128-byte seals
+//! three-operand forms need none. (The `asm!` blocks the kernels share with the
+//! rest of the backend, round keys read as memory operands in `aes.rs`, come
+//! in both encodings, and the AVX module takes the VEX ones: a legacy-SSE
+//! instruction beside the YMM stores the compiler makes there costs a merge
+//! of the registers' upper halves on Intel cores.) With them, 16- to 128-byte seals
 //! take 3-10% fewer cycles and opens 0-6% (a Zen 4-class EPYC); longer
 //! messages take the SSE helpers (`long.rs`), which measured the same or
 //! slower in AVX's form.

@@ -35,7 +35,7 @@ pub(super) const CHUNK_BLOCKS: usize = 8;
 /// registers `$b` (an array) with the round key at `$key` broadcast to both
 /// lanes inside the block. One `asm!` block so the registers stay side by
 /// side, and the round key never sits in a register the compiler could spill
-/// to the stack (see `round8!` in `aesni.rs`).
+/// to the stack (see `round8!` in `aes.rs`).
 macro_rules! rounds_x2 {
     ($ins:literal, $b:expr, $key:expr; $($i:literal),+) => {{
         let b: &mut [__m256i; [$($i),+].len()] = $b;
