@@ -30,11 +30,10 @@ impl GcmsivKey {
         algorithm: c_int,
         key: &[u8],
         tag_len: usize,
-        backend: Option<Backend>,
+        backend: Backend,
         short: bool,
     ) -> Result<Self, c_int> {
         let algorithm = algorithm_from(algorithm).ok_or(GCMSIV_ERR_ALGORITHM)?;
-        let backend = backend.unwrap_or_else(Backend::select);
         let cipher = if short {
             Cipher::new_short_tag_hazardous(algorithm, key, tag_len, backend)
         } else {

@@ -42,14 +42,11 @@ fn key_bytes(algorithm: c_int) -> Option<usize> {
     algorithm_from(algorithm).map(Algorithm::key_len)
 }
 
-pub(crate) fn backend_from(backend: c_int) -> Result<Option<Backend>, c_int> {
-    Ok(match backend {
-        GCMSIV_BACKEND_AUTO => None,
-        GCMSIV_BACKEND_PORTABLE => Some(Backend::Portable),
-        GCMSIV_BACKEND_AESNI_CLMUL => Some(Backend::AesNiClmul),
-        GCMSIV_BACKEND_AESNI_VAES => Some(Backend::AesNiVaes),
-        _ => return Err(GCMSIV_ERR_BACKEND_UNAVAILABLE),
-    })
+/// The backend a caller names by number (`GCMSIV_BACKEND_*`: the glue's
+/// numbering, which Java's `Backend` shares; `AUTO` is the fastest this CPU
+/// runs), or `GCMSIV_ERR_BACKEND_UNAVAILABLE` for an unknown number.
+pub(crate) fn backend_from(backend: c_int) -> Result<Backend, c_int> {
+    gcmsiv_glue::backend_numbered(backend).ok_or(GCMSIV_ERR_BACKEND_UNAVAILABLE)
 }
 
 /// Key bytes of `algorithm` (16 or 32), 0 for an unknown one.
@@ -85,11 +82,7 @@ pub extern "C" fn gcmsiv_messagebytes_max(algorithm: c_int) -> u64 {
 /// Whether `backend` runs on this CPU (1) or not (0).
 #[unsafe(no_mangle)]
 pub extern "C" fn gcmsiv_backend_available(backend: c_int) -> c_int {
-    match backend_from(backend) {
-        Ok(None) => 1,
-        Ok(Some(b)) => c_int::from(b.if_supported().is_some()),
-        Err(_) => 0,
-    }
+    backend_from(backend).map_or(0, |b| c_int::from(b.if_supported().is_some()))
 }
 
 /// The library's version, a static NUL-terminated string.
