@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
-use crate::format::{Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN};
+use gcmsiv_stream::Argon2Cost;
+use gcmsiv_stream::format::{CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN};
 
 const MAIN_EXAMPLES: &str = "\
 Examples:

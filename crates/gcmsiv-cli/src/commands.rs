@@ -10,16 +10,15 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
-use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, Secret};
-use crate::error::{DecodeError, Failure, io_reason};
-use crate::format::{Algorithm, HEADER_LEN, Header, KeyMode, MAC_OFFSET, SALT_LEN};
-use crate::keys::{FileKeys, MasterKey};
-use crate::output::{Destination, temp_beside};
-use crate::pipeline::{self, Job, read_full};
-use crate::{passphrase, progress};
+use gcmsiv_stream::format::HEADER_LEN;
+use gcmsiv_stream::{
+    Algorithm, DecodeError, Decryptor, Encryptor, Header, KEY_FILE_MAX, KeyMode, MasterKey, Options, Secret,
+};
 
-/// Largest key file read: a key file is under 200 bytes.
-const KEY_FILE_MAX: u64 = 4096;
+use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, Secret as Secret_};
+use crate::error::{Failure, io_reason};
+use crate::output::{Destination, temp_beside};
+use crate::{passphrase, progress};
 
 const TO_TERMINAL_HINT: &str = "use -o FILE or redirect standard output";
 
@@ -68,36 +67,26 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
         AlgorithmArg::Aes128 => Algorithm::Aes128GcmSiv,
         AlgorithmArg::Aes256 => Algorithm::Aes256GcmSiv,
     };
-    let mut salt = [0u8; SALT_LEN];
-    getrandom::fill(&mut salt)
-        .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
-    let (key_mode, master) = match &args.secret.key_file {
-        Some(path) => (KeyMode::KeyFile, read_key_file(path, args.common.quiet)?),
+    let chunk_size = 1usize << args.chunk_size_exp;
+    let mut options = Options::new().algorithm(algorithm).chunk_size(chunk_size).map_err(usage)?;
+    let secret = match &args.secret.key_file {
+        Some(path) => Secret::Key(read_key_file(path, args.common.quiet)?),
         None => {
-            let cost = args.argon2_cost();
-            cost.check().map_err(|_| {
-                Failure::usage(
-                    "Argon2id cost out of range: memory 8 x lanes to 1048576 KiB, \
-                     1 to 16 iterations, 1 to 16 lanes",
-                )
-            })?;
+            options = options.argon2_cost(args.argon2_cost()).map_err(usage)?;
             let passphrase = passphrase::read(args.secret.passphrase_env.as_deref(), true)?;
-            (KeyMode::Passphrase(cost), MasterKey::from_passphrase(passphrase.as_bytes(), &salt, cost))
+            Secret::passphrase(passphrase.as_bytes())
         }
     };
-    let header = Header { algorithm, key_mode, chunk_exp: args.chunk_size_exp, salt };
-    let keys = FileKeys::derive(&master, &header);
-    drop(master);
-    let fields = header.encode();
-    let header_mac = keys.header_mac(&fields);
-    let mut header_bytes = [0u8; HEADER_LEN];
-    header_bytes[..MAC_OFFSET].copy_from_slice(&fields);
-    header_bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
 
     let (file, sink) = destination.open()?;
     let progress = progress::bar(input.size, args.common.quiet);
-    let job = Job::new(keys.payload, header_mac, &header, &progress, input.name, sink.name());
-    pipeline::encrypt(input.file, file, header_bytes, job)?;
+    let names = Names { input: input.name, output: sink.name() };
+    let bar = progress.clone();
+    let encryptor = Encryptor::new(file, &secret, &options).map_err(|e| names.failure(e))?;
+    drop(secret);
+    let file =
+        encryptor.encrypt_from_pipelined(input.file, move |n| bar.inc(n)).map_err(|e| names.failure(e))?;
+    drop(file);
     progress.finish_and_clear();
     sink.commit()
 }
@@ -105,35 +94,61 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
 pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut input = Input::open(args.common.input.as_deref())?;
     let destination = input.destination(&args.common, args.secret.key_file.as_deref())?;
+    // The header says which kind of secret to ask for; the decryptor reads it again.
     let mut head = [0u8; HEADER_LEN];
     let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
-    let (header, mac) = Header::parse(&head[..got])?;
-    let Secret { key_file, passphrase_env, .. } = &args.secret;
-    let master = match (header.key_mode, key_file) {
-        (KeyMode::KeyFile, Some(path)) => read_key_file(path, args.common.quiet)?,
-        (KeyMode::Passphrase(cost), None) => {
+    let (header, _) = Header::parse(&head[..got])?;
+    let Secret_ { key_file, passphrase_env, .. } = &args.secret;
+    let secret = match (header.key_mode, key_file) {
+        (KeyMode::KeyFile, Some(path)) => Secret::Key(read_key_file(path, args.common.quiet)?),
+        (KeyMode::Passphrase(_), None) => {
             let passphrase = passphrase::read(passphrase_env.as_deref(), false)?;
-            MasterKey::from_passphrase(passphrase.as_bytes(), &header.salt, cost)
+            Secret::passphrase(passphrase.as_bytes())
         }
         (mode, _) => {
             let file_uses_passphrase = matches!(mode, KeyMode::Passphrase(_));
             return Err(DecodeError::WrongKeyMode { file_uses_passphrase }.into());
         }
     };
-    let keys = FileKeys::derive(&master, &header);
-    drop(master);
-    let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
-    if !keys.verify_header(fields, &mac) {
-        let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
-        return Err(DecodeError::WrongKey { passphrase }.into());
-    }
+    let names = Names { input: input.name.clone(), output: String::new() };
+    let decryptor = Decryptor::new(io::Cursor::new(head).take(got as u64).chain(input.file), &secret)
+        .map_err(|e| names.failure(e))?;
+    drop(secret);
 
     let (file, sink) = destination.open()?;
     let progress = progress::bar(input.size, args.common.quiet);
-    let job = Job::new(keys.payload, mac, &header, &progress, input.name, sink.name());
-    pipeline::decrypt(input.file, file, job)?;
+    let names = Names { input: input.name, output: sink.name() };
+    let bar = progress.clone();
+    let file = decryptor.decrypt_to_pipelined(file, move |n| bar.inc(n)).map_err(|e| names.failure(e))?;
+    drop(file);
     progress.finish_and_clear();
     sink.commit()
+}
+
+/// How messages name the input and the output.
+struct Names {
+    input: String,
+    output: String,
+}
+
+impl Names {
+    /// The failure to report for a library error.
+    fn failure(&self, err: gcmsiv_stream::Error) -> Failure {
+        match err {
+            gcmsiv_stream::Error::Decode(err) => Failure::Data(err),
+            gcmsiv_stream::Error::Read(e) => {
+                Failure::usage(format!("cannot read {}: {}", self.input, io_reason(&e)))
+            }
+            gcmsiv_stream::Error::Write(e) => {
+                Failure::usage(format!("cannot write {}: {}", self.output, io_reason(&e)))
+            }
+            other => Failure::usage(other.to_string()),
+        }
+    }
+}
+
+fn usage(err: gcmsiv_stream::Error) -> Failure {
+    Failure::usage(err.to_string())
 }
 
 /// The input: a named file or a duplicate of standard input.
@@ -198,6 +213,20 @@ impl Input {
     fn read_failure(&self, err: &io::Error) -> Failure {
         Failure::usage(format!("cannot read {}: {}", self.name, io_reason(err)))
     }
+}
+
+/// Fills `buf` from `input` until it is full or the input ends; returns the count.
+fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 /// Reads and parses a key file; warns (unless `quiet`) if others can read it.

@@ -1,5 +1,6 @@
-//! The byte layout of format version 1 (docs/FORMAT.md): the header and the
-//! framing of each chunk. No keys here; see `keys.rs` for what is derived from them.
+//! The byte layout of format version 1 (docs/FORMAT.md): the header, the
+//! framing of each chunk, and where each chunk lies in a file. No keys here; see
+//! `keys.rs` for what is derived from them.
 
 use crate::error::DecodeError;
 
@@ -22,6 +23,9 @@ pub const TAG_LEN: usize = gcmsiv::TAG_LEN;
 /// Bit of `W` set on the final chunk.
 const LAST_BIT: u32 = 1 << 31;
 
+/// Bytes around each chunk's plaintext in the file: its length word and its tag.
+pub const CHUNK_OVERHEAD: usize = WORD_LEN + TAG_LEN;
+
 /// Chunk size exponents a version 1 reader accepts: 1 KiB to 1 MiB.
 pub const CHUNK_EXP_MIN: u8 = 10;
 /// See [`CHUNK_EXP_MIN`].
@@ -30,11 +34,12 @@ pub const CHUNK_EXP_MAX: u8 = 20;
 pub const CHUNK_EXP_DEFAULT: u8 = 16;
 
 /// The AEAD, numbered as in the IANA AEAD registry (RFC 8452 section 8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Algorithm {
     /// AEAD_AES_128_GCM_SIV, id 30.
     Aes128GcmSiv,
-    /// AEAD_AES_256_GCM_SIV, id 31.
+    /// AEAD_AES_256_GCM_SIV, id 31: what writers use unless told otherwise.
+    #[default]
     Aes256GcmSiv,
 }
 
@@ -47,7 +52,8 @@ impl Algorithm {
         }
     }
 
-    fn from_id(id: u8) -> Option<Self> {
+    /// The algorithm with this header byte.
+    pub fn from_id(id: u8) -> Option<Self> {
         match id {
             30 => Some(Algorithm::Aes128GcmSiv),
             31 => Some(Algorithm::Aes256GcmSiv),
@@ -78,6 +84,9 @@ pub struct Argon2Cost {
 impl Argon2Cost {
     /// RFC 9106 section 4, second recommended option: 64 MiB, 3 passes, 4 lanes.
     pub const DEFAULT: Argon2Cost = Argon2Cost { memory_kib: 64 * 1024, iterations: 3, lanes: 4 };
+    /// OWASP's minimum for Argon2id (19 MiB, 2 passes, 1 lane): writers below it
+    /// get a warning from the tool.
+    pub const OWASP_MIN: Argon2Cost = Argon2Cost { memory_kib: 19 * 1024, iterations: 2, lanes: 1 };
     /// Largest memory a reader runs: 1 GiB.
     pub const MAX_MEMORY_KIB: u32 = 1 << 20;
     /// Most passes a reader runs.
@@ -111,9 +120,13 @@ pub enum KeyMode {
 /// The header fields before the MAC.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The AEAD of every chunk.
     pub algorithm: Algorithm,
+    /// How the secret is given.
     pub key_mode: KeyMode,
+    /// `e`: chunks hold `2^e` plaintext bytes.
     pub chunk_exp: u8,
+    /// The per-file salt of HKDF (and of Argon2id).
     pub salt: [u8; SALT_LEN],
 }
 
@@ -205,6 +218,43 @@ pub fn parse_chunk_word(
     let len = (word & !LAST_BIT) as usize;
     let valid = if last { len <= chunk_size && (len > 0 || index == 0) } else { len == chunk_size };
     if valid { Ok((len, last)) } else { Err(DecodeError::BadChunkLength(index)) }
+}
+
+/// Where each chunk lies in a file, from the size of its payload (the bytes after
+/// the header): every chunk but the final one stores `C` plaintext bytes, so
+/// the offset of chunk `i` and the plaintext length follow from the size alone.
+/// Nothing here is authenticated: a reader checks the final chunk's length word
+/// and tag before it trusts the length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// `C`.
+    pub chunk_size: usize,
+    /// Index of the final chunk (the number of chunks less one).
+    pub final_index: u64,
+    /// Plaintext bytes in the final chunk, if the size is whole chunks.
+    pub final_len: Option<usize>,
+}
+
+impl Geometry {
+    /// The layout of a payload of `payload_len` bytes; `None` if it cannot hold
+    /// even an empty final chunk.
+    pub fn of_payload(payload_len: u64, chunk_size: usize) -> Option<Self> {
+        let rest = payload_len.checked_sub(CHUNK_OVERHEAD as u64)?;
+        let slot = (chunk_size + CHUNK_OVERHEAD) as u64;
+        let (final_index, left) = (rest / slot, (rest % slot) as usize);
+        let final_len = (left <= chunk_size).then_some(left);
+        Some(Geometry { chunk_size, final_index, final_len })
+    }
+
+    /// Where chunk `index` starts in the file (its length word).
+    pub fn offset(&self, index: u64) -> u64 {
+        HEADER_LEN as u64 + index * (self.chunk_size + CHUNK_OVERHEAD) as u64
+    }
+
+    /// The plaintext length, if the size is whole chunks.
+    pub fn plaintext_len(&self) -> Option<u64> {
+        Some(self.final_index * self.chunk_size as u64 + self.final_len? as u64)
+    }
 }
 
 /// The STREAM nonce: the chunk index as an 11-byte big-endian integer, then the
@@ -303,6 +353,22 @@ mod tests {
         assert_eq!(parse_chunk_word(chunk_word(c - 1, false), 2, c), Err(DecodeError::BadChunkLength(2)));
         assert_eq!(parse_chunk_word(chunk_word(c + 1, true), 2, c), Err(DecodeError::BadChunkLength(2)));
         assert_eq!(parse_chunk_word([0x40, 0, 4, 0], 2, c), Err(DecodeError::BadChunkLength(2)));
+    }
+
+    #[test]
+    fn geometry_follows_from_the_payload_size() {
+        let c = 1024;
+        let slot = (c + CHUNK_OVERHEAD) as u64;
+        assert_eq!(Geometry::of_payload(19, c), None);
+        let empty = Geometry::of_payload(20, c).unwrap();
+        assert_eq!((empty.final_index, empty.final_len, empty.plaintext_len()), (0, Some(0), Some(0)));
+        let one = Geometry::of_payload(slot, c).unwrap();
+        assert_eq!((one.final_index, one.plaintext_len()), (0, Some(1024)));
+        let many = Geometry::of_payload(3 * slot + 20 + 5, c).unwrap();
+        assert_eq!((many.final_index, many.final_len, many.plaintext_len()), (3, Some(5), Some(3077)));
+        assert_eq!(many.offset(2), 86 + 2 * slot);
+        let torn = Geometry::of_payload(2 * slot + 20 + c as u64 + 1, c).unwrap();
+        assert_eq!((torn.final_index, torn.final_len), (2, None));
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Secrets: the master secret (key file or Argon2id of a passphrase), the per-file
 //! keys derived from it with HKDF-SHA-256, and the header MAC that commits to them
-//! (docs/FORMAT.md, "Keys"). Every secret buffer is zeroized on drop, and no
-//! `Debug` here prints key material.
+//! (docs/FORMAT.md, "Keys"). Every secret buffer is zeroized on drop (the HMAC and
+//! SHA-256 states too: their crates' `zeroize` features are on), and no `Debug`
+//! here prints key material.
 
 use std::fmt;
+use std::io::Read;
+use std::path::Path;
 
 use gcmsiv::{Aes128GcmSiv, Aes256GcmSiv};
 use hkdf::Hkdf;
@@ -12,17 +15,21 @@ use sha2::Sha256;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
-use crate::format::{Algorithm, Argon2Cost, Header, MAC_LEN, MAC_OFFSET, SALT_LEN, TAG_LEN};
+use crate::error::{DecodeError, Error};
+use crate::format::{Algorithm, Argon2Cost, Header, KeyMode, MAC_LEN, MAC_OFFSET, SALT_LEN, TAG_LEN};
 
 /// Bytes of the master secret in a key file, and of the Argon2id output.
 pub const MASTER_LEN: usize = 32;
+/// Largest key file read: a key file is under 200 bytes.
+pub const KEY_FILE_MAX: u64 = 4096;
 /// The key line's prefix in a key file.
 pub const KEY_LINE_PREFIX: &str = "gcmsiv-key-v1:";
 
 const INFO_HEADER_KEY: &[u8] = b"gcmsiv v1 header key";
 const INFO_PAYLOAD_KEY: &[u8] = b"gcmsiv v1 payload key";
 
-/// The user's 32-byte secret: HKDF's input keying material.
+/// The user's 32-byte secret: HKDF's input keying material, what a key file holds.
+#[derive(Clone)]
 pub struct MasterKey(Zeroizing<[u8; MASTER_LEN]>);
 
 impl fmt::Debug for MasterKey {
@@ -33,10 +40,38 @@ impl fmt::Debug for MasterKey {
 
 impl MasterKey {
     /// A fresh random key from the operating system.
-    pub fn generate() -> Result<Self, getrandom::Error> {
+    pub fn generate() -> Result<Self, Error> {
         let mut key = Zeroizing::new([0u8; MASTER_LEN]);
-        getrandom::fill(key.as_mut_slice())?;
+        getrandom::fill(key.as_mut_slice()).map_err(|_| Error::Random)?;
         Ok(MasterKey(key))
+    }
+
+    /// A master secret from its 32 bytes (for example from a secrets manager).
+    pub fn from_bytes(bytes: &[u8; MASTER_LEN]) -> Self {
+        MasterKey(Zeroizing::new(*bytes))
+    }
+
+    /// A master secret from a slice, which must be 32 bytes long.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        let bytes: &[u8; MASTER_LEN] =
+            bytes.try_into().map_err(|_| Error::Invalid("a gcmsiv key is 32 bytes"))?;
+        Ok(Self::from_bytes(bytes))
+    }
+
+    /// The 32 secret bytes.
+    pub fn as_bytes(&self) -> &[u8; MASTER_LEN] {
+        &self.0
+    }
+
+    /// Reads a key file (at most [`KEY_FILE_MAX`] bytes). The error names what is
+    /// wrong without quoting the file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, Error> {
+        let file = std::fs::File::open(path).map_err(Error::Read)?;
+        // Room for the whole read up front: no reallocation leaves a copy behind.
+        let mut bytes = Zeroizing::new(Vec::with_capacity(KEY_FILE_MAX as usize + 64));
+        file.take(KEY_FILE_MAX).read_to_end(&mut bytes).map_err(Error::Read)?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| Error::KeyFile("it is not text"))?;
+        Self::from_key_file(text).map_err(Error::KeyFile)
     }
 
     /// The key file text: a comment and the key line.
@@ -54,9 +89,12 @@ impl MasterKey {
         text
     }
 
-    /// Parses key file text. The error says what is wrong without quoting the file.
+    /// Parses key file text: comments (empty lines and lines starting with `#`)
+    /// and exactly one key line, with nothing after its 64 digits but a line end
+    /// (`\n` or `\r\n`), as docs/FORMAT.md says. The error says what is wrong
+    /// without quoting the file.
     pub fn from_key_file(text: &str) -> Result<Self, &'static str> {
-        let mut lines = text.lines().map(str::trim_end).filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let mut lines = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#'));
         let line = lines.next().ok_or("it holds no key line")?;
         if lines.next().is_some() {
             return Err("it holds more than one line that is not a comment");
@@ -102,6 +140,65 @@ fn hex_value(digit: u8) -> Option<u8> {
     }
 }
 
+/// How the user gives the secret a file is encrypted to.
+#[derive(Clone)]
+pub enum Secret {
+    /// A 32-byte master secret (what a key file holds).
+    Key(MasterKey),
+    /// A passphrase, stretched with Argon2id (its UTF-8 bytes, for a string).
+    Passphrase(Zeroizing<Vec<u8>>),
+}
+
+impl Secret {
+    /// A passphrase secret.
+    pub fn passphrase(passphrase: impl AsRef<[u8]>) -> Self {
+        Secret::Passphrase(Zeroizing::new(passphrase.as_ref().to_vec()))
+    }
+
+    /// The master secret for a file with this header: the key itself, or
+    /// Argon2id of the passphrase at the header's cost (checked against the
+    /// format's caps when the header was parsed). A secret of the other kind is
+    /// [`DecodeError::WrongKeyMode`].
+    pub(crate) fn master_for(&self, header: &Header) -> Result<MasterKey, Error> {
+        match (self, header.key_mode) {
+            (Secret::Key(key), KeyMode::KeyFile) => Ok(key.clone()),
+            (Secret::Passphrase(passphrase), KeyMode::Passphrase(cost)) => {
+                if passphrase.is_empty() {
+                    return Err(Error::Invalid("the passphrase is empty"));
+                }
+                Ok(MasterKey::from_passphrase(passphrase, &header.salt, cost))
+            }
+            (_, mode) => Err(DecodeError::WrongKeyMode {
+                file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
+            }
+            .into()),
+        }
+    }
+
+    /// The key mode a writer records for this secret.
+    pub(crate) fn key_mode(&self, cost: Argon2Cost) -> KeyMode {
+        match self {
+            Secret::Key(_) => KeyMode::KeyFile,
+            Secret::Passphrase(_) => KeyMode::Passphrase(cost),
+        }
+    }
+}
+
+impl From<MasterKey> for Secret {
+    fn from(key: MasterKey) -> Self {
+        Secret::Key(key)
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Secret::Key(_) => f.write_str("Secret::Key(..)"),
+            Secret::Passphrase(_) => f.write_str("Secret::Passphrase(..)"),
+        }
+    }
+}
+
 /// AES-GCM-SIV under the file's payload key, at either key size.
 #[derive(Clone)]
 #[allow(clippy::large_enum_variant)] // one per run: the size difference costs nothing
@@ -131,6 +228,7 @@ impl PayloadCipher {
 }
 
 /// The keys of one file: the header MAC key and the payload cipher.
+#[derive(Clone)]
 pub struct FileKeys {
     header_key: Zeroizing<[u8; 32]>,
     pub payload: PayloadCipher,
@@ -180,7 +278,6 @@ impl FileKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::KeyMode;
 
     #[test]
     fn key_file_round_trips_and_has_the_documented_shape() {
@@ -209,6 +306,9 @@ mod tests {
             format!("{good}0"),
             good.replace("ab", "zz"),
             format!("{good}\n{good}"),
+            format!("{good} "),
+            format!("{good}\t\n"),
+            format!(" {good}"),
             "ab".repeat(32),
         ] {
             let err = MasterKey::from_key_file(&bad).unwrap_err();
