@@ -64,10 +64,16 @@ impl<W: Write + Send + 'static> Encryptor<W> {
             }
         };
         let write = |output: &mut W, batch: &Batch| output.write_all(batch.stored());
-        run(layout, output, read, |batch| {
-            batch.seal(&session);
-            Ok(())
-        }, write)
+        run(
+            layout,
+            output,
+            read,
+            |batch| {
+                batch.seal(&session);
+                Ok(())
+            },
+            write,
+        )
     }
 }
 

@@ -173,10 +173,22 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
 }
 
 impl<R: Read + Seek> Read for SeekableDecryptor<R> {
+    /// Fills `buf` as far as the plaintext goes, unless a chunk after the first
+    /// fails: then it returns what it read before, and the next read fails.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.read_once(self.pos, buf)?;
-        self.pos += n as u64;
-        Ok(n)
+        let mut done = 0;
+        while done < buf.len() {
+            match self.read_once(self.pos, &mut buf[done..]) {
+                Ok(0) => break,
+                Ok(n) => {
+                    self.pos += n as u64;
+                    done += n;
+                }
+                Err(e) if done == 0 => return Err(e),
+                Err(_) => break,
+            }
+        }
+        Ok(done)
     }
 }
 
