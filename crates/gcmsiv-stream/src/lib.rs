@@ -14,6 +14,9 @@
 //!   `Read + Seek` source, authenticating only the chunks a read touches.
 //! - [`pipeline`]: reading, sealing or opening on all cores, and writing
 //!   overlapped in threads, for whole files (what the tool runs).
+//! - Without I/O, for language bindings: [`SealStream`] and [`OpenStream`]
+//!   (push bytes in, get bytes out), and [`RandomAccess`] (which bytes to read
+//!   for a plaintext range, then open them).
 //!
 //! The secret is a 32-byte key ([`MasterKey`]: what a key file holds) or a
 //! passphrase (stretched with Argon2id at a cost the header records, within
@@ -44,7 +47,7 @@
 //! Modules are layered, each using only those above it in this list: `error`,
 //! [`format`], `keys`, `session`, `chunks` (the batch of chunks every reader
 //! and writer seals or opens: the format's mode logic, once), `write`, `read`,
-//! `seek`, [`pipeline`].
+//! `seek`, `push`, [`pipeline`].
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -57,12 +60,14 @@ mod chunks;
 mod write;
 mod read;
 mod seek;
+mod push;
 pub mod pipeline;
 
 pub use error::{DecodeError, Error};
 pub use format::{Algorithm, Argon2Cost, Header, KeyMode};
 pub use keys::{KEY_FILE_MAX, KEY_LINE_PREFIX, MASTER_LEN, MasterKey, Secret};
+pub use push::{OpenStream, SealStream};
 pub use read::{Decryptor, decrypt};
-pub use seek::SeekableDecryptor;
+pub use seek::{RandomAccess, SeekableDecryptor, Span};
 pub use session::Options;
 pub use write::{Encryptor, encrypt};

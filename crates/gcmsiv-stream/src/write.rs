@@ -66,6 +66,11 @@ impl<W: Write> Encryptor<W> {
         &self.output
     }
 
+    /// The output, for the push-based stream that drains it.
+    pub(crate) fn output_mut(&mut self) -> &mut W {
+        &mut self.output
+    }
+
     /// Seals the final chunk, writes it and flushes; returns the output.
     pub fn finish(mut self) -> io::Result<W> {
         self.check()?;

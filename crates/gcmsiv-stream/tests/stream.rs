@@ -9,8 +9,8 @@ use std::io::{self, Cursor, Read, Seek, SeekFrom, Write};
 
 use gcmsiv_stream::format::{CHUNK_OVERHEAD, HEADER_LEN};
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Error, MasterKey, Options, Secret,
-    SeekableDecryptor, decrypt, encrypt,
+    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Error, MasterKey, OpenStream, Options,
+    RandomAccess, SealStream, Secret, SeekableDecryptor, decrypt, encrypt,
 };
 use proptest::prelude::*;
 
@@ -63,7 +63,40 @@ fn read_all_ways(file: &[u8], secret: &Secret) -> Vec<Result<Vec<u8>, String>> {
         .map_err(|e| e.to_string())
         .and_then(|mut d| d.read_to_end(&mut out).map_err(|e| e.to_string()));
     outs.push(seekable.map(|_| out));
+    for piece in [1, 7, 1000, 1 << 20] {
+        outs.push(push_in_pieces(file, secret, piece).1.map_err(|e| e.to_string()));
+    }
+    outs.push(random_access_all(file, secret).map_err(|e| e.to_string()));
     outs
+}
+
+/// What an `OpenStream` fed `piece` bytes at a time releases, and its verdict.
+fn push_in_pieces(file: &[u8], secret: &Secret, piece: usize) -> (Vec<u8>, Result<Vec<u8>, Error>) {
+    let mut stream = OpenStream::new(secret);
+    let mut out = Vec::new();
+    for part in file.chunks(piece) {
+        if let Err(e) = stream.push(part, &mut out) {
+            assert!(stream.push(b"", &mut Vec::new()).is_err(), "a failed stream keeps failing");
+            return (out, Err(e));
+        }
+    }
+    match stream.finish() {
+        Ok(()) => (out.clone(), Ok(out)),
+        Err(e) => (out, Err(e)),
+    }
+}
+
+/// The whole plaintext through `RandomAccess`, as a binding would read it.
+fn random_access_all(file: &[u8], secret: &Secret) -> Result<Vec<u8>, Error> {
+    let mut access = RandomAccess::new(&file[..file.len().min(HEADER_LEN)], file.len() as u64, secret)?;
+    let (at, len) = access.final_chunk();
+    let total = access.verify_final(&file[at as usize..(at + len) as usize])?;
+    let mut out = Vec::new();
+    if let Some(span) = access.span(0, total) {
+        let stored = &file[span.file_offset as usize..(span.file_offset + span.file_len) as usize];
+        access.open(span.first_chunk, stored, &mut out)?;
+    }
+    Ok(out)
 }
 
 #[test]
@@ -78,6 +111,15 @@ fn every_writer_and_every_reader_agree_at_every_length() {
         ];
         let encryptor = Encryptor::new(Vec::new(), &key(1), &options()).unwrap();
         files.push(encryptor.encrypt_from_pipelined(Cursor::new(plaintext.clone()), |_| {}).unwrap());
+        for piece in [1, 1000, 3 << 20] {
+            let mut stream = SealStream::new(&key(1), &options()).unwrap();
+            let mut file = Vec::new();
+            for part in plaintext.chunks(piece) {
+                stream.push(part, &mut file).unwrap();
+            }
+            stream.finish(&mut file).unwrap();
+            files.push(file);
+        }
         // Some bytes through `write`, the rest from a reader.
         let mut encryptor = Encryptor::new(Vec::new(), &key(1), &options()).unwrap();
         encryptor.write_all(&plaintext[..len / 3]).unwrap();
@@ -165,6 +207,14 @@ fn released_prefixes(file: &[u8], secret: &Secret, plaintext: &[u8]) -> Vec<Opti
         };
         assert!(plaintext.starts_with(&out), "released bytes that are not the plaintext");
         results.push((!ok).then_some(out.len()));
+    }
+    for piece in [1, 333, 1 << 20] {
+        let (out, verdict) = push_in_pieces(file, secret, piece);
+        assert!(plaintext.starts_with(&out), "pushed: released bytes that are not the plaintext");
+        results.push(verdict.is_err().then_some(out.len()));
+    }
+    if let Ok(out) = random_access_all(file, secret) {
+        assert_eq!(out, plaintext);
     }
     let mut sink = Vec::new();
     let pipelined = Decryptor::new(Cursor::new(file.to_vec()), secret)

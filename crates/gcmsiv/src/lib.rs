@@ -113,6 +113,8 @@
 //! - `aead`: the RustCrypto [`aead`](https://docs.rs/aead) traits (`KeyInit`,
 //!   `AeadInOut`, and through them `Aead`), so this crate drops in for `aes-gcm-siv`.
 //! - `parallel` (default; needs `std`): one large message on all cores (above).
+//! - `getrandom` (default): AEADs that pick their own nonces
+//!   ([`Aes256GcmSiv::encrypt_random_nonce`] and the rest; see [`random_nonce`]).
 //! - `force-portable`: [`Backend::select`] (and so `new`) picks the portable
 //!   backend even where hardware support exists.
 
@@ -145,6 +147,8 @@ pub mod hazmat;
 mod aes_gcm_siv;
 mod aes_gcm;
 mod cipher;
+#[cfg(feature = "getrandom")]
+pub mod random_nonce;
 #[cfg(feature = "aead")]
 mod aead_traits;
 
