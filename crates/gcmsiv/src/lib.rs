@@ -115,6 +115,9 @@
 //! - `parallel` (default; needs `std`): one large message on all cores (above).
 //! - `force-portable`: [`Backend::select`] (and so `new`) picks the portable
 //!   backend even where hardware support exists.
+//! - `research` (needs `alloc`): [`research`], the seed papers' historical
+//!   variants (GCM-SIV of 2015, the 2016 drafts, 002's DeriveKey for CTR and
+//!   AES-GCM), for checking the papers' claims; not for production.
 
 #![no_std]
 #![deny(unsafe_code)]
@@ -147,6 +150,8 @@ mod aes_gcm;
 mod cipher;
 #[cfg(feature = "aead")]
 mod aead_traits;
+#[cfg(feature = "research")]
+pub mod research;
 
 pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
