@@ -326,6 +326,13 @@ fn derive_blocks<A: Aes>(k0: &A, first: u8, count: usize, gcm_order: bool) -> Ze
     out
 }
 
+/// A 16- or 32-byte AES key in the 32 bytes the modes keep.
+fn padded(key: &[u8]) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    bytes[..key.len()].copy_from_slice(key);
+    bytes
+}
+
 /// The variant's mode over the AES key `aes` (K, K2 or K0) and, for the
 /// two-key layouts, the static hash key `h`.
 fn mode<A: Aes + Send + Sync + 'static>(variant: Variant, aes: A, aes_bytes: &[u8], h: Option<&Block>) -> Box<dyn Engine>
@@ -335,9 +342,7 @@ where
     use siv::{AUTHORS_CODE_2015, DRAFT_GUERON_00, DRAFT_IRTF_01, DRAFT_IRTF_02, PAPER_2015};
     let statics = |convention: Convention, limits, aes: A, h: &Block, aes_bytes: &[u8]| -> Box<dyn Engine> {
         let hash = HashKey::new(&aes, h, convention.order);
-        let mut bytes = [0u8; 32];
-        bytes[..aes_bytes.len()].copy_from_slice(aes_bytes);
-        Box::new(SivMode::new(convention, KeySchedule::Static { hash, aes }, Some(bytes), limits))
+        Box::new(SivMode::new(convention, KeySchedule::Static { hash, aes }, Some(padded(aes_bytes)), limits))
     };
     // One-key forms: H = AES_K0(0), then the AES key from the next constant(s).
     let one_key = |gcm_order: bool| {
@@ -345,9 +350,10 @@ where
         let k = derive_blocks(&aes, 1, A::KEY_LEN / 16, gcm_order);
         (<Block>::try_from(&h[..16]).expect("16 bytes"), k)
     };
-    let record = |convention: Convention, rule, h: &Block, aes: A| -> Box<dyn Engine> {
+    let record = |convention: Convention, rule, h: &Block, aes: A, aes_bytes: &[u8]| -> Box<dyn Engine> {
         let hash = HashKey::new(&aes, h, Order::Polyval);
-        Box::new(SivMode::new(convention, KeySchedule::RecordKey { hash, key: aes, rule }, None, &GCM_SIV_DRAFTS))
+        let keys = KeySchedule::RecordKey { hash, key: aes, rule };
+        Box::new(SivMode::new(convention, keys, Some(padded(aes_bytes)), &GCM_SIV_DRAFTS))
     };
     let h = h.copied().map(Zeroizing::new);
     match variant {
@@ -364,13 +370,17 @@ where
         Variant::GcmSivPlus => {
             statics(DRAFT_IRTF_01, &GCM_SIV_DRAFTS, aes, h.as_deref().expect("two-key"), aes_bytes)
         }
-        Variant::DraftGueron00 => record(DRAFT_GUERON_00, RecordKeyRule::Pair, h.as_deref().expect("two-key"), aes),
+        Variant::DraftGueron00 => {
+            record(DRAFT_GUERON_00, RecordKeyRule::Pair, h.as_deref().expect("two-key"), aes, aes_bytes)
+        }
         Variant::DraftGueron00OneKey => {
             let (h, k) = one_key(false);
             let key = aes.rekey(&k[..A::KEY_LEN]);
-            record(DRAFT_GUERON_00, RecordKeyRule::Pair, &h, key)
+            record(DRAFT_GUERON_00, RecordKeyRule::Pair, &h, key, &k[..A::KEY_LEN])
         }
-        Variant::DraftIrtf01 => record(DRAFT_IRTF_01, RecordKeyRule::Cascade, h.as_deref().expect("two-key"), aes),
+        Variant::DraftIrtf01 => {
+            record(DRAFT_IRTF_01, RecordKeyRule::Cascade, h.as_deref().expect("two-key"), aes, aes_bytes)
+        }
         Variant::DraftIrtf02 => {
             Box::new(SivMode::new(DRAFT_IRTF_02, KeySchedule::HashAndRecordKey { key: aes }, None, &GCM_SIV_DRAFTS))
         }
