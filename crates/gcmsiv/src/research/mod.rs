@@ -152,7 +152,9 @@ pub enum Variant {
     /// layout with static keys and no record key (the counter from the tag),
     /// what 002's Table 3 most likely measured as "GCM-SIV" without
     /// DeriveKey. No published vectors; draft-irtf-01 with RK replaced by K.
-    /// Key H || K (32 or 48 bytes), nonce 16.
+    /// Key H || K (32 or 48 bytes), nonce 16, whose bit 127 (0x80 of byte
+    /// 15) is masked off and so ignored, as in 000 (A4): without a record
+    /// key nothing else reads it.
     GcmSivPlus,
 }
 
