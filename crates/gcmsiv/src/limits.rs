@@ -73,8 +73,13 @@ pub(crate) const GCM_SIV_DRAFTS: Limits =
 /// The research module's CTR with 002's DeriveKey: a 12-byte nonce, no
 /// associated data at all (A_MAX = 0), 2^32 blocks from counter 0.
 #[cfg(feature = "research")]
-pub(crate) const CTR_DERIVE_KEY: Limits =
-    Limits { nonce_min: NONCE_LEN, nonce_max: NONCE_LEN as u64, aad_max: 0, plaintext_max: P_MAX, ciphertext_max: P_MAX };
+pub(crate) const CTR_DERIVE_KEY: Limits = Limits {
+    nonce_min: NONCE_LEN,
+    nonce_max: NONCE_LEN as u64,
+    aad_max: 0,
+    plaintext_max: P_MAX,
+    ciphertext_max: P_MAX,
+};
 
 /// The research module's AES-GCM with 002's DeriveKey: SP 800-38D's limits
 /// with the 12-byte nonce DeriveKey takes.

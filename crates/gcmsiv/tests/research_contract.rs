@@ -16,7 +16,16 @@ fn example() -> std::path::PathBuf {
     let profile_dir = exe.parent().unwrap().parent().unwrap();
     let path = profile_dir.join("examples").join(format!("research_vectors{}", std::env::consts::EXE_SUFFIX));
     let mut build = Command::new(env!("CARGO"));
-    build.args(["build", "--quiet", "-p", "gcmsiv", "--features", "research", "--example", "research_vectors"]);
+    build.args([
+        "build",
+        "--quiet",
+        "-p",
+        "gcmsiv",
+        "--features",
+        "research",
+        "--example",
+        "research_vectors",
+    ]);
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         build.arg("--release");
     }
@@ -26,12 +35,8 @@ fn example() -> std::path::PathBuf {
 }
 
 fn run(requests: &[String], args: &[&str]) -> Vec<Value> {
-    let mut child = Command::new(example())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        Command::new(example()).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let input = requests.join("\n") + "\n";
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());

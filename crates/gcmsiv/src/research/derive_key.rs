@@ -60,7 +60,12 @@ impl<A: Aes> DeriveKeyMode<A> {
     }
 
     /// Seals in place; the tag (all zeros, and not part of the output, for CTR).
-    pub(crate) fn seal_in_place(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
+    pub(crate) fn seal_in_place(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Block, Error> {
         if self.scheme == Scheme::Ctr {
             CTR_DERIVE_KEY.check_seal(nonce.len(), aad.len(), buffer.len())?;
             self.master.derive_record_keys(nonce).0.ctr32be(&ctr_counter(nonce), buffer);
@@ -89,7 +94,12 @@ impl<A: Aes> DeriveKeyMode<A> {
 
     /// DeriveKey's output as bytes, the hash key, S, and the first counter;
     /// the ciphertext (for S) and the tag from a seal.
-    pub(crate) fn intermediates(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], msg: &[u8]) -> Result<Intermediates, Error> {
+    pub(crate) fn intermediates(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        msg: &[u8],
+    ) -> Result<Intermediates, Error> {
         let mut ct = alloc::vec::Vec::from(msg);
         let tag = self.seal_in_place(nonce, aad, &mut ct)?;
         let bytes = self.master.record_key_bytes(nonce);

@@ -337,7 +337,12 @@ fn padded(key: &[u8]) -> [u8; 32] {
 
 /// The variant's mode over the AES key `aes` (K, K2 or K0) and, for the
 /// two-key layouts, the static hash key `h`.
-fn mode<A: Aes + Send + Sync + 'static>(variant: Variant, aes: A, aes_bytes: &[u8], h: Option<&Block>) -> Box<dyn Engine>
+fn mode<A: Aes + Send + Sync + 'static>(
+    variant: Variant,
+    aes: A,
+    aes_bytes: &[u8],
+    h: Option<&Block>,
+) -> Box<dyn Engine>
 where
     A::GhashTable: Send + Sync,
 {
@@ -360,7 +365,8 @@ where
     let h = h.copied().map(Zeroizing::new);
     match variant {
         Variant::GcmSiv2015TwoKey | Variant::GcmSiv2015TwoKeyPaper => {
-            let convention = if variant == Variant::GcmSiv2015TwoKey { AUTHORS_CODE_2015 } else { PAPER_2015 };
+            let convention =
+                if variant == Variant::GcmSiv2015TwoKey { AUTHORS_CODE_2015 } else { PAPER_2015 };
             statics(convention, &GCM_SIV_2015, aes, h.as_deref().expect("two-key"), aes_bytes)
         }
         Variant::GcmSiv2015OneKey | Variant::GcmSiv2015OneKeyPaper => {
@@ -383,9 +389,12 @@ where
         Variant::DraftIrtf01 => {
             record(DRAFT_IRTF_01, RecordKeyRule::Cascade, h.as_deref().expect("two-key"), aes, aes_bytes)
         }
-        Variant::DraftIrtf02 => {
-            Box::new(SivMode::new(DRAFT_IRTF_02, KeySchedule::HashAndRecordKey { key: aes }, None, &GCM_SIV_DRAFTS))
-        }
+        Variant::DraftIrtf02 => Box::new(SivMode::new(
+            DRAFT_IRTF_02,
+            KeySchedule::HashAndRecordKey { key: aes },
+            None,
+            &GCM_SIV_DRAFTS,
+        )),
         Variant::CtrDeriveKey => Box::new(DeriveKeyMode::new(aes, Scheme::Ctr)),
         Variant::GcmDeriveKeyA => Box::new(DeriveKeyMode::new(aes, Scheme::GcmA)),
         Variant::GcmDeriveKeyB => Box::new(DeriveKeyMode::new(aes, Scheme::GcmB)),
@@ -477,7 +486,13 @@ impl SeedCipher {
     /// holds the ciphertext again and the result is
     /// [`Error::Authentication`]. (CTR with DeriveKey verifies nothing:
     /// `tag` must be empty.)
-    pub fn open_in_place_detached(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    pub fn open_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
         self.check_nonce(nonce)?;
         let expected = self.variant.tag_len();
         if tag.len() != expected {

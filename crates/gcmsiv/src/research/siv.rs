@@ -64,8 +64,12 @@ pub(crate) const AUTHORS_CODE_2015: Convention = Convention {
     nonce_xor: true,
 };
 /// 000 as its text reads with GCM's conventions (SPEC 1.2).
-pub(crate) const PAPER_2015: Convention =
-    Convention { order: Order::Gcm, lengths: Lengths::AadFirst, counter: Counter::Zeroed { first: 0 }, nonce_xor: true };
+pub(crate) const PAPER_2015: Convention = Convention {
+    order: Order::Gcm,
+    lengths: Lengths::AadFirst,
+    counter: Counter::Zeroed { first: 0 },
+    nonce_xor: true,
+};
 /// draft-gueron-gcmsiv-00 (and unchanged to draft-irtf-cfrg-gcmsiv-00).
 pub(crate) const DRAFT_GUERON_00: Convention = Convention {
     order: Order::Polyval,
@@ -74,8 +78,12 @@ pub(crate) const DRAFT_GUERON_00: Convention = Convention {
     nonce_xor: true,
 };
 /// draft-irtf-cfrg-gcmsiv-01 (= 004), and 002's GCM-SIV+ with static keys.
-pub(crate) const DRAFT_IRTF_01: Convention =
-    Convention { order: Order::Polyval, lengths: Lengths::AadFirst, counter: Counter::FromTag, nonce_xor: true };
+pub(crate) const DRAFT_IRTF_01: Convention = Convention {
+    order: Order::Polyval,
+    lengths: Lengths::AadFirst,
+    counter: Counter::FromTag,
+    nonce_xor: true,
+};
 /// draft-irtf-cfrg-gcmsiv-02: no nonce XOR (the nonce keys the hash instead).
 pub(crate) const DRAFT_IRTF_02: Convention = Convention { nonce_xor: false, ..DRAFT_IRTF_01 };
 
@@ -302,7 +310,13 @@ impl<A: Aes> SivMode<A> {
     }
 
     /// The hash's final block, then S xor N, masked and encrypted: the tag.
-    fn finish_tag(&self, keys: &MessageKeys<'_, A>, state: &mut A::Polyval, lens: (usize, usize), nonce: &Block) -> Block {
+    fn finish_tag(
+        &self,
+        keys: &MessageKeys<'_, A>,
+        state: &mut A::Polyval,
+        lens: (usize, usize),
+        nonce: &Block,
+    ) -> Block {
         keys.hash.update(state, &self.convention.length_block(lens.0, lens.1));
         let mut t = self.convention.tag_input(&self.convention.xor_nonce(&keys.hash.result(state), nonce));
         keys.aes.encrypt_block(&mut t);
@@ -326,7 +340,13 @@ impl<A: Aes> SivMode<A> {
 
     /// Opens `buffer` in place in one stitched pass (CTR and the hash of the
     /// plaintext it yields); on a mismatch the ciphertext is put back.
-    pub(crate) fn open_in_place(&self, nonce: &Block, aad: &[u8], buffer: &mut [u8], tag: &Block) -> Result<(), Error> {
+    pub(crate) fn open_in_place(
+        &self,
+        nonce: &Block,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Block,
+    ) -> Result<(), Error> {
         self.limits.check_open(nonce.len(), aad.len(), buffer.len())?;
         self.with_message_keys(nonce, |keys| {
             let counter = self.convention.initial_counter(tag);
@@ -335,13 +355,20 @@ impl<A: Aes> SivMode<A> {
             keys.hash.ctr_then_hash(keys.aes, &counter, buffer, &mut state);
             let expected = self.finish_tag(&keys, &mut state, (aad.len(), buffer.len()), nonce);
             state.zeroize();
-            crate::verify::release_if_tags_match(&expected, tag, buffer, |b| keys.hash.ctr(keys.aes, &counter, b))
+            crate::verify::release_if_tags_match(&expected, tag, buffer, |b| {
+                keys.hash.ctr(keys.aes, &counter, b)
+            })
         })
     }
 
     /// Every intermediate value of sealing (`aad`, `msg`) under `nonce`, from
     /// the same keys and helpers as [`Self::seal_in_place`].
-    pub(crate) fn intermediates(&self, nonce: &Block, aad: &[u8], msg: &[u8]) -> Result<Intermediates, Error> {
+    pub(crate) fn intermediates(
+        &self,
+        nonce: &Block,
+        aad: &[u8],
+        msg: &[u8],
+    ) -> Result<Intermediates, Error> {
         self.limits.check_seal(nonce.len(), aad.len(), msg.len())?;
         Ok(self.with_message_keys(nonce, |keys| {
             let c = &self.convention;
