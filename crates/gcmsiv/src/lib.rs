@@ -117,6 +117,9 @@
 //!   ([`Aes256GcmSiv::encrypt_random_nonce`] and the rest; see [`random_nonce`]).
 //! - `force-portable`: [`Backend::select`] (and so `new`) picks the portable
 //!   backend even where hardware support exists.
+//! - `research` (needs `alloc`): [`research`], the seed papers' historical
+//!   variants (GCM-SIV of 2015, the 2016 drafts, 002's DeriveKey for CTR and
+//!   AES-GCM), for checking the papers' claims; not for production.
 
 #![no_std]
 #![deny(unsafe_code)]
@@ -151,6 +154,8 @@ mod cipher;
 pub mod random_nonce;
 #[cfg(feature = "aead")]
 mod aead_traits;
+#[cfg(feature = "research")]
+pub mod research;
 
 pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
