@@ -274,7 +274,9 @@ impl Task for OpenPush {
         guarded(|| {
             let mut state = self.state.lock().map_err(|_| internal())?;
             let stream = state.as_mut().ok_or_else(disposed)?;
-            let mut out = Vec::new();
+            // Room for the plaintext of a batch (about 2 MiB) and of these
+            // bytes, so that appending chunk by chunk does not reallocate.
+            let mut out = Vec::with_capacity(self.data.len() + (2 << 20));
             match stream.push(&self.data, &mut out) {
                 Ok(()) => Ok(out),
                 // The stream keeps the failure and reports it on the next call.
