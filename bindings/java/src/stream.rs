@@ -12,6 +12,10 @@
 //! `IllegalArgumentException` for options the format does not allow. Every
 //! call runs under the glue's panic guard (`call`).
 //!
+//! Inputs are read in the Java arrays themselves (`GetPrimitiveArrayCritical`:
+//! the garbage collector waits while a batch of chunks is sealed or opened,
+//! about a millisecond); outputs are new Java arrays.
+//!
 //! Handles: each is a `Box` of a `Mutex` (so that two Java threads misusing
 //! one stream cannot race on it), made by a `*New` call and freed once by the
 //! matching `*Free`; the Java classes serialize calls and free on a lock.
@@ -28,7 +32,7 @@ use jni::objects::{JByteArray, JClass};
 use jni::sys::{jbyteArray, jint, jlong, jlongArray};
 use zeroize::Zeroizing;
 
-use crate::{Raw, Thrown, call, size};
+use crate::{Critical, Raw, Thrown, call, range, size};
 
 /// Secret kinds and algorithms, as `NativeStream.java` numbers them.
 const KEY: jint = 1;
@@ -51,18 +55,48 @@ fn null_handle() -> Thrown {
     Thrown::Misuse("closed: the stream was closed".into())
 }
 
-/// A Java array's bytes `offset..offset + len` (the JVM checks the range),
-/// in memory wiped when dropped.
-fn region(env: &JNIEnv, array: &JByteArray, offset: jint, len: jint) -> Result<Zeroizing<Vec<u8>>, Thrown> {
+/// Runs `f` on a Java array's bytes `offset..offset + len` in place
+/// (`GetPrimitiveArrayCritical`, as the message paths of `lib.rs` hold long
+/// inputs): no copy of the plaintext or the file is made here, and no JNI call
+/// runs while the array is held.
+fn with_region<R>(
+    env: &JNIEnv,
+    array: &JByteArray,
+    offset: jint,
+    len: jint,
+    f: impl FnOnce(&[u8]) -> R,
+) -> Result<R, Thrown> {
     if array.is_null() {
         return Err(Thrown::Misuse("a byte array argument is null".into()));
     }
-    let (offset, len) = (size(offset, "offset")?, size(len, "length")?);
-    let mut out = Zeroizing::new(vec![0u8; len]);
     let raw = Raw::of(env);
-    raw.read(array.as_raw(), offset, &mut out);
-    raw.failed()?;
-    Ok(out)
+    let (offset, len) = (size(offset, "offset")?, size(len, "length")?);
+    let span = range(offset, len, raw.length(array.as_raw()))?;
+    if len == 0 {
+        return Ok(f(&[]));
+    }
+    let held = Critical::new(raw, array.as_raw(), false)?;
+    // SAFETY: the elements of a live array, valid until `held` drops (after
+    // `f` returns); `span` is within its length.
+    let bytes = unsafe { core::slice::from_raw_parts(held.ptr.add(span.start), len) };
+    Ok(f(bytes))
+}
+
+/// Plaintext on its way to Java, wiped (a plain fill, the glue's `wipe`) when
+/// dropped. Made with room for what a call returns in the common case (the
+/// input and a batch of about 2 MiB), so that it is not moved as it grows.
+struct Plain(Vec<u8>);
+
+impl Plain {
+    fn with_room(input: jint) -> Self {
+        Plain(Vec::with_capacity(usize::try_from(input).unwrap_or(0) + (2 << 20)))
+    }
+}
+
+impl Drop for Plain {
+    fn drop(&mut self) {
+        gcmsiv_glue::wipe(&mut self.0);
+    }
 }
 
 fn whole(env: &JNIEnv, array: &JByteArray) -> Result<Zeroizing<Vec<u8>>, Thrown> {
@@ -213,14 +247,15 @@ pub extern "system" fn Java_dev_gcmsiv_NativeStream_sealPush<'l>(
     length: jint,
 ) -> jbyteArray {
     call(&mut env, core::ptr::null_mut(), |env| {
-        let plaintext = region(env, &input, offset, length)?;
         let mut out = Vec::new();
-        // SAFETY: `NativeStream`'s contract for handles.
-        unsafe {
-            with(handle, |s: &mut Option<SealStream>| {
-                s.as_mut().ok_or_else(null_handle)?.push(&plaintext, &mut out).map_err(thrown)
-            })
-        }?;
+        with_region(env, &input, offset, length, |plaintext| {
+            // SAFETY: `NativeStream`'s contract for handles.
+            unsafe {
+                with(handle, |s: &mut Option<SealStream>| {
+                    s.as_mut().ok_or_else(null_handle)?.push(plaintext, &mut out).map_err(thrown)
+                })
+            }
+        })??;
         to_java(env, &out)
     })
 }
@@ -281,13 +316,14 @@ pub extern "system" fn Java_dev_gcmsiv_NativeStream_openPush<'l>(
     length: jint,
 ) -> jbyteArray {
     call(&mut env, core::ptr::null_mut(), |env| {
-        let stored = region(env, &input, offset, length)?;
-        let mut out = Zeroizing::new(Vec::new());
-        // SAFETY: `NativeStream`'s contract for handles.
-        let result = unsafe { with(handle, |s: &mut OpenStream| Ok(s.push(&stored, &mut out))) }?;
+        let mut out = Plain::with_room(length);
+        let result = with_region(env, &input, offset, length, |stored| {
+            // SAFETY: `NativeStream`'s contract for handles.
+            unsafe { with(handle, |s: &mut OpenStream| Ok(s.push(stored, &mut out.0))) }
+        })??;
         match result {
-            Ok(()) => to_java(env, &out),
-            Err(_) if !out.is_empty() => to_java(env, &out),
+            Ok(()) => to_java(env, &out.0),
+            Err(_) if !out.0.is_empty() => to_java(env, &out.0),
             Err(e) => Err(thrown(e)),
         }
     })
@@ -361,9 +397,10 @@ pub extern "system" fn Java_dev_gcmsiv_NativeStream_accessVerifyFinal<'l>(
     length: jint,
 ) -> jlong {
     call(&mut env, 0, |env| {
-        let stored = region(env, &stored, 0, length)?;
-        // SAFETY: `NativeStream`'s contract for handles.
-        let len = unsafe { with(handle, |a: &mut RandomAccess| a.verify_final(&stored).map_err(thrown)) }?;
+        let len = with_region(env, &stored, 0, length, |stored| {
+            // SAFETY: `NativeStream`'s contract for handles.
+            unsafe { with(handle, |a: &mut RandomAccess| a.verify_final(stored).map_err(thrown)) }
+        })??;
         Ok(len as jlong)
     })
 }
@@ -405,11 +442,12 @@ pub extern "system" fn Java_dev_gcmsiv_NativeStream_accessOpen<'l>(
 ) -> jbyteArray {
     call(&mut env, core::ptr::null_mut(), |env| {
         let first = unsigned(first_chunk, "chunk index")?;
-        let stored = region(env, &stored, 0, length)?;
-        let mut out = Zeroizing::new(Vec::new());
-        // SAFETY: `NativeStream`'s contract for handles.
-        unsafe { with(handle, |a: &mut RandomAccess| a.open(first, &stored, &mut out).map_err(thrown)) }?;
-        to_java(env, &out)
+        let mut out = Plain(Vec::with_capacity(usize::try_from(length).unwrap_or(0)));
+        with_region(env, &stored, 0, length, |stored| {
+            // SAFETY: `NativeStream`'s contract for handles.
+            unsafe { with(handle, |a: &mut RandomAccess| a.open(first, stored, &mut out.0).map_err(thrown)) }
+        })??;
+        to_java(env, &out.0)
     })
 }
 

@@ -90,18 +90,44 @@ fn unsigned(n: i64, what: &str) -> Result<u64> {
     u64::try_from(n).map_err(|_| invalid(&format!("{what} must not be negative")))
 }
 
+/// The buffer a stream's pushes copy their input into, handed to the task and
+/// given back when it ends (on the main thread, as is every `take`), so that a
+/// stream of many pushes does not allocate (and fault in) fresh memory for each.
+#[derive(Clone, Default)]
+pub struct Spare(Arc<Mutex<Vec<u8>>>);
+
+impl Spare {
+    fn copy_of(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut buf = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        buf.clear();
+        buf.extend_from_slice(bytes);
+        buf
+    }
+
+    /// Keeps `buf` for the next push, unless it is larger than pushes usually are.
+    fn give_back(&self, buf: Vec<u8>) {
+        if buf.capacity() <= SPARE_MAX {
+            *self.0.lock().unwrap_or_else(PoisonError::into_inner) = buf;
+        }
+    }
+}
+
+/// Input buffers up to this size are kept between pushes.
+const SPARE_MAX: usize = 16 << 20;
+
 /// Writes a new file: `init` (derives the keys), then `push` for each piece of
 /// plaintext and `finish` once; each returns the file bytes ready.
 #[napi]
 pub struct NativeSealStream {
     state: Arc<Mutex<Option<SealStream>>>,
+    spare: Spare,
 }
 
 #[napi]
 impl NativeSealStream {
     #[napi(constructor, catch_unwind)]
     pub fn new() -> Self {
-        NativeSealStream { state: Arc::new(Mutex::new(None)) }
+        NativeSealStream { state: Arc::new(Mutex::new(None)), spare: Spare::default() }
     }
 
     /// Checks the options now; derives the file's keys (Argon2id for a
@@ -138,7 +164,8 @@ impl NativeSealStream {
     pub fn push(&self, plaintext: &[u8]) -> AsyncTask<SealPush> {
         AsyncTask::new(SealPush {
             state: Arc::clone(&self.state),
-            data: Zeroizing::new(plaintext.to_vec()),
+            data: Plain(self.spare.copy_of(plaintext)),
+            spare: self.spare.clone(),
             finish: false,
         })
     }
@@ -149,7 +176,8 @@ impl NativeSealStream {
     pub fn finish(&self) -> AsyncTask<SealPush> {
         AsyncTask::new(SealPush {
             state: Arc::clone(&self.state),
-            data: Zeroizing::new(Vec::new()),
+            data: Plain(Vec::new()),
+            spare: self.spare.clone(),
             finish: true,
         })
     }
@@ -193,8 +221,19 @@ impl Task for SealInit {
 pub struct SealPush {
     state: Arc<Mutex<Option<SealStream>>>,
     /// The plaintext copy, wiped when the task drops.
-    data: Zeroizing<Vec<u8>>,
+    data: Plain,
+    spare: Spare,
     finish: bool,
+}
+
+/// A copy of plaintext, wiped when dropped with the glue's `wipe` (a plain
+/// fill: `Zeroizing`'s byte-wise volatile stores cost as much as the sealing).
+pub struct Plain(Vec<u8>);
+
+impl Drop for Plain {
+    fn drop(&mut self) {
+        gcmsiv_glue::wipe(&mut self.0);
+    }
 }
 
 impl Task for SealPush {
@@ -210,7 +249,7 @@ impl Task for SealPush {
                 stream.finish(&mut out).map_err(|e| js_error(&e))?;
             } else {
                 let stream = state.as_mut().ok_or_else(disposed)?;
-                stream.push(&self.data, &mut out).map_err(|e| js_error(&e))?;
+                stream.push(&self.data.0, &mut out).map_err(|e| js_error(&e))?;
             }
             Ok(out)
         })
@@ -219,6 +258,12 @@ impl Task for SealPush {
     fn resolve(&mut self, _env: Env, output: Vec<u8>) -> Result<Buffer> {
         Ok(output.into())
     }
+
+    fn finally(mut self, _env: Env) -> Result<()> {
+        gcmsiv_glue::wipe(&mut self.data.0);
+        self.spare.give_back(std::mem::take(&mut self.data.0));
+        Ok(())
+    }
 }
 
 /// Reads a file: `push` file bytes, get back the plaintext of the chunks they
@@ -226,6 +271,7 @@ impl Task for SealPush {
 #[napi]
 pub struct NativeOpenStream {
     state: Arc<Mutex<Option<OpenStream>>>,
+    spare: Spare,
 }
 
 #[napi]
@@ -235,7 +281,10 @@ impl NativeOpenStream {
     #[napi(constructor, catch_unwind)]
     pub fn new(kind: String, secret_bytes: &[u8]) -> Result<Self> {
         let secret = secret(&kind, secret_bytes)?;
-        Ok(NativeOpenStream { state: Arc::new(Mutex::new(Some(OpenStream::new(&secret)))) })
+        Ok(NativeOpenStream {
+            state: Arc::new(Mutex::new(Some(OpenStream::new(&secret)))),
+            spare: Spare::default(),
+        })
     }
 
     /// Opens the chunks `bytes` (copied now) completes, on the pool; resolves
@@ -244,7 +293,11 @@ impl NativeOpenStream {
     /// of a chunk that failed is ever returned.
     #[napi(catch_unwind)]
     pub fn push(&self, bytes: &[u8]) -> AsyncTask<OpenPush> {
-        AsyncTask::new(OpenPush { state: Arc::clone(&self.state), data: bytes.to_vec() })
+        AsyncTask::new(OpenPush {
+            state: Arc::clone(&self.state),
+            data: self.spare.copy_of(bytes),
+            spare: self.spare.clone(),
+        })
     }
 
     /// Throws unless the file ended just after its final chunk.
@@ -264,6 +317,7 @@ impl NativeOpenStream {
 pub struct OpenPush {
     state: Arc<Mutex<Option<OpenStream>>>,
     data: Vec<u8>,
+    spare: Spare,
 }
 
 impl Task for OpenPush {
@@ -288,6 +342,11 @@ impl Task for OpenPush {
 
     fn resolve(&mut self, _env: Env, output: Vec<u8>) -> Result<Buffer> {
         Ok(output.into())
+    }
+
+    fn finally(mut self, _env: Env) -> Result<()> {
+        self.spare.give_back(std::mem::take(&mut self.data));
+        Ok(())
     }
 }
 
