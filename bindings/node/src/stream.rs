@@ -15,6 +15,7 @@
 //! `ERR_GCMSIV_AUTHENTICATION`, any other fault of the file (not gcmsiv,
 //! truncated, trailing data, ...) `ERR_GCMSIV_FORMAT`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use gcmsiv_glue::guard;
@@ -120,6 +121,8 @@ const SPARE_MAX: usize = 16 << 20;
 #[napi]
 pub struct NativeSealStream {
     state: Arc<Mutex<Option<SealStream>>>,
+    /// Set by `dispose`: an `init` still running then drops what it made.
+    disposed: Arc<AtomicBool>,
     spare: Spare,
 }
 
@@ -127,7 +130,11 @@ pub struct NativeSealStream {
 impl NativeSealStream {
     #[napi(constructor, catch_unwind)]
     pub fn new() -> Self {
-        NativeSealStream { state: Arc::new(Mutex::new(None)), spare: Spare::default() }
+        NativeSealStream {
+            state: Arc::new(Mutex::new(None)),
+            disposed: Arc::new(AtomicBool::new(false)),
+            spare: Spare::default(),
+        }
     }
 
     /// Checks the options now; derives the file's keys (Argon2id for a
@@ -155,7 +162,12 @@ impl NativeSealStream {
             .and_then(|o| o.argon2_cost(Argon2Cost { memory_kib, iterations, lanes }))
             .map_err(|e| js_error(&e))?;
         let secret = secret(&kind, secret_bytes)?;
-        Ok(AsyncTask::new(SealInit { state: Arc::clone(&self.state), secret, options }))
+        Ok(AsyncTask::new(SealInit {
+            state: Arc::clone(&self.state),
+            disposed: Arc::clone(&self.disposed),
+            secret,
+            options,
+        }))
     }
 
     /// Seals the batches `plaintext` completes (copied now) on the pool;
@@ -185,6 +197,7 @@ impl NativeSealStream {
     /// Drops the keys and buffered plaintext now (zeroized).
     #[napi(catch_unwind)]
     pub fn dispose(&self) {
+        self.disposed.store(true, Ordering::SeqCst);
         self.state.lock().unwrap_or_else(PoisonError::into_inner).take();
     }
 }
@@ -197,6 +210,7 @@ impl Default for NativeSealStream {
 
 pub struct SealInit {
     state: Arc<Mutex<Option<SealStream>>>,
+    disposed: Arc<AtomicBool>,
     secret: Secret,
     options: Options,
 }
@@ -208,7 +222,12 @@ impl Task for SealInit {
     fn compute(&mut self) -> Result<()> {
         guarded(|| {
             let stream = SealStream::new(&self.secret, &self.options).map_err(|e| js_error(&e))?;
-            *self.state.lock().map_err(|_| internal())? = Some(stream);
+            let mut state = self.state.lock().map_err(|_| internal())?;
+            // Checked under the lock that `dispose` takes after setting it.
+            if self.disposed.load(Ordering::SeqCst) {
+                return Err(disposed());
+            }
+            *state = Some(stream);
             Ok(())
         })
     }

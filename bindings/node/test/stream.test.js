@@ -270,6 +270,27 @@ test('random access reads only the chunks a range is in', async () => {
   assert.strictEqual(handle.bytesRead - opened, 3 * (C + 20), 'a range over two chunks reads two');
 });
 
+test('concurrent reads, and streams destroyed while their keys are derived', async () => {
+  const C = 1024;
+  const plaintext = crypto.randomBytes(50 * C + 7);
+  const file = await encrypt(plaintext, { key: KEY, chunkSize: C });
+  const reader = await openEncryptedFile(memoryHandle(file), { key: KEY });
+  const ranges = Array.from({ length: 64 }, () => [crypto.randomInt(plaintext.length), crypto.randomInt(4 * C)]);
+  const got = await Promise.all(ranges.map(([at, n]) => reader.read(at, n)));
+  ranges.forEach(([at, n], i) => assert.ok(got[i].equals(plaintext.subarray(at, at + n)), `read(${at}, ${n})`));
+  await reader.close();
+  for (let i = 0; i < 5; i++) {
+    const early = createEncryptStream({ passphrase: 'p', argon2: { memoryKib: 4096, iterations: 2, lanes: 1 } });
+    const closed = new Promise((resolve) => early.on('close', resolve));
+    early.destroy();
+    await closed;
+    const decryptor = createDecryptStream({ key: KEY });
+    decryptor.write(file);
+    decryptor.destroy();
+    await new Promise((resolve) => decryptor.on('close', resolve));
+  }
+});
+
 test('bad arguments, closed readers and reads past the end are clear', async () => {
   const plaintext = crypto.randomBytes(3000);
   const file = await encrypt(plaintext, { key: KEY, chunkSize: 1024 });
