@@ -195,6 +195,9 @@ module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
     return buffer;
   }
 
+  // Plaintext bytes one native open covers at most.
+  const READ_PIECE = 16 << 20;
+
   function checkRange(value, name) {
     if (!Number.isSafeInteger(value)) throw new TypeError(`${name} must be a safe integer`);
     if (value < 0) throw new RangeError(`${name} must not be negative, got ${value}`);
@@ -234,21 +237,35 @@ module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
     async read(offset, length) {
       checkRange(offset, 'offset');
       checkRange(length, 'length');
+      if (this.#access === null) throw fail('ERR_GCMSIV_CLOSED', 'the encrypted file was closed');
+      const n = Math.max(0, Math.min(length, this.#size - offset));
+      if (n <= READ_PIECE) return this.#readPiece(offset, n);
+      // A long range a piece at a time: the stored bytes in memory at once
+      // stay bounded (the result is not).
+      const parts = [];
+      for (let at = offset; at < offset + n; at += READ_PIECE) {
+        parts.push(await this.#readPiece(at, Math.min(READ_PIECE, offset + n - at)));
+      }
+      return Buffer.concat(parts, n);
+    }
+
+    // Plaintext offset..offset + n (within the file), from the chunks kept or
+    // from those the range is in, read and opened now.
+    async #readPiece(offset, n) {
       const access = this.#access;
       if (access === null) throw fail('ERR_GCMSIV_CLOSED', 'the encrypted file was closed');
+      const kept = this.#kept;
+      if (kept !== null && offset >= kept.offset && offset + n <= kept.offset + kept.plaintext.length) {
+        return Buffer.from(kept.plaintext.subarray(offset - kept.offset, offset - kept.offset + n));
+      }
       let span;
       try {
-        span = access.span(offset, length);
+        span = access.span(offset, n);
       } catch (err) {
         throw mapped(err);
       }
       if (span === null) return Buffer.alloc(0);
       const [first, fileOffset, fileLength, skip] = span;
-      const n = Math.min(length, this.#size - offset);
-      const kept = this.#kept;
-      if (kept !== null && offset >= kept.offset && offset + n <= kept.offset + kept.plaintext.length) {
-        return Buffer.from(kept.plaintext.subarray(offset - kept.offset, offset - kept.offset + n));
-      }
       const stored = await readAt(this.#handle, fileOffset, fileLength);
       let plaintext;
       try {

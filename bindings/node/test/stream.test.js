@@ -254,6 +254,15 @@ test('truncation, bit flips, reordering and trailing data fail in both readers',
   assert.strictEqual((await damaged(spliced, plaintext, C, 'spliced')).code, 'ERR_GCMSIV_AUTHENTICATION');
 });
 
+test('random access: a range longer than one piece (16 MiB) comes back whole', async () => {
+  const plaintext = crypto.randomBytes(40 * 1024 * 1024 + 3);
+  const file = await encrypt(plaintext, { key: KEY, chunkSize: 1 << 20 }, [8 << 20]);
+  const reader = await openEncryptedFile(memoryHandle(file), { key: KEY });
+  assert.ok((await reader.read(0, plaintext.length + 1)).equals(plaintext));
+  assert.ok((await reader.read(12345, 33 << 20)).equals(plaintext.subarray(12345, 12345 + (33 << 20))));
+  await reader.close();
+});
+
 test('random access reads only the chunks a range is in', async () => {
   const C = 4096;
   const plaintext = crypto.randomBytes(64 * C);
