@@ -112,7 +112,7 @@ module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
     }
 
     _transform(chunk, encoding, callback) {
-      call(this.#native.push(chunk), callback, (out) => {
+      call(this.#native.push(bytes(chunk, 'chunk')), callback, (out) => {
         if (out.length) this.push(out);
       });
     }
@@ -153,7 +153,7 @@ module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
     }
 
     _transform(chunk, encoding, callback) {
-      call(this.#native.push(chunk), callback, (out) => {
+      call(this.#native.push(bytes(chunk, 'chunk')), callback, (out) => {
         if (out.length) this.push(out);
       });
     }
