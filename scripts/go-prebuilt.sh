@@ -34,7 +34,7 @@ inputs_hash() {
         # Sources and manifests, in a fixed order, each with its path.
         git ls-files -z -- crates/gcmsiv/Cargo.toml crates/gcmsiv/src crates/gcmsiv-glue/Cargo.toml \
             crates/gcmsiv-glue/src crates/gcmsiv-c/Cargo.toml crates/gcmsiv-c/src crates/gcmsiv-c/include \
-            scripts/go-prebuilt.sh | sort -z | while IFS= read -r -d '' f; do
+            crates/gcmsiv-c/build.rs scripts/go-prebuilt.sh | sort -z | while IFS= read -r -d '' f; do
             printf '%s\n' "$f"
             sha256sum < "$f"
         done
