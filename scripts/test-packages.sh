@@ -27,6 +27,8 @@
 # folder (a full compile of the core: about 3 minutes on one core), which
 # scripts/test.sh leaves out for CI's time.
 set -euo pipefail
+# (In pipelines below, grep reads all its input, never -q: under pipefail a
+# writer cut off by an early exit would fail the step.)
 cd "$(dirname "$0")/.."
 root=$PWD
 dist="$root/target/dist"
@@ -69,7 +71,7 @@ cp "target/package/gcmsiv-$version.crate" "target/package/gcmsiv-cli-$version.cr
 for crate in gcmsiv gcmsiv-cli; do
     size=$(stat -c %s "$dist/$crate-$version.crate")
     [ "$size" -lt 400000 ] || { echo "$crate-$version.crate is $size bytes: what got in?" >&2; exit 1; }
-    tar tzf "$dist/$crate-$version.crate" | grep -qx "$crate-$version/LICENSE-APACHE" ||
+    tar tzf "$dist/$crate-$version.crate" | grep -x "$crate-$version/LICENSE-APACHE" > /dev/null ||
         { echo "$crate-$version.crate has no licence file" >&2; exit 1; }
 done
 mkdir -p "$work/crates" "$work/rust-app/src"
@@ -175,7 +177,7 @@ EOF
     cc -std=c11 -Wall -Werror app.c $(pkg-config --cflags gcmsiv) "$work/c-prefix/lib/libgcmsiv_c.a" \
         $(pkg-config --static --libs-only-l gcmsiv | sed 's/-lgcmsiv_c//') -o app-static
     ./app-static > /dev/null
-    ldd app-static | grep -q gcmsiv && { echo "the static build links the shared library" >&2; exit 1; }
+    ldd app-static | grep gcmsiv > /dev/null && { echo "the static build links the shared library" >&2; exit 1; }
     true
 )
 took
@@ -227,7 +229,7 @@ func main() {
 }
 EOF
 (
-    cd "$work/go-app" && export PATH="$norust" GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOPATH="$work/gopath" GOCACHE="$root/target/packages-go-cache"
+    cd "$work/go-app" && export PATH="$norust" GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOPATH="$work/gopath"
     go mod init example.com/app > /dev/null 2>&1
     go mod edit -require="github.com/gcmsiv/gcmsiv/bindings/go@v$version" \
         -replace="github.com/gcmsiv/gcmsiv/bindings/go=$work/gomod"
@@ -242,15 +244,15 @@ took
 step "Python: maturin build --release, auditwheel show, the wheel in a fresh venv without Rust"
 python3 -m venv "$work/tools"
 "$work/tools/bin/pip" install -q --disable-pip-version-check maturin auditwheel
-(cd bindings/python && "$work/tools/bin/maturin" build -q --release --out "$dist" 2>&1 | grep -v '^📦' || true)
-(cd bindings/python && "$work/tools/bin/maturin" sdist -q --out "$dist" > /dev/null)
+(cd bindings/python && "$work/tools/bin/maturin" build --release --out "$dist" > "$work/maturin.log" 2>&1 &&
+    "$work/tools/bin/maturin" sdist --out "$dist" >> "$work/maturin.log" 2>&1) || { cat "$work/maturin.log" >&2; exit 1; }
 wheel=$(ls "$dist"/gcmsiv-"$version"-cp311-abi3-manylinux_*_x86_64.whl)
 "$work/tools/bin/auditwheel" show "$wheel" | tee "$work/auditwheel.txt" | sed -n 's/^.*consistent with/auditwheel: consistent with/p; /platform tag/p' | head -2
 grep -q 'is consistent with' "$work/auditwheel.txt"
 sdist="$dist/gcmsiv-$version.tar.gz"
 for f in pyproject.toml Cargo.toml bindings/python/Cargo.toml bindings/python/Cargo.lock crates/gcmsiv/Cargo.toml \
     crates/gcmsiv/src/lib.rs crates/gcmsiv-glue/src/lib.rs LICENSE-MIT LICENSE-APACHE; do
-    tar tzf "$sdist" | grep -qx "gcmsiv-$version/$f" || { echo "the sdist lacks $f" >&2; exit 1; }
+    tar tzf "$sdist" | grep -x "gcmsiv-$version/$f" > /dev/null || { echo "the sdist lacks $f" >&2; exit 1; }
 done
 python3 -m venv "$work/py"
 PATH="$norust" "$work/py/bin/pip" install -q --disable-pip-version-check --no-index "$wheel"
@@ -288,7 +290,7 @@ took
 step "Node.js: npm pack, npm install of the tarball, require() and import"
 scripts/node-package.sh "$dist" > /dev/null
 tarball="$dist/gcmsiv-$version.tgz"
-tar tzf "$tarball" | grep -qx package/gcmsiv.linux-x64-gnu.node
+tar tzf "$tarball" | grep -x package/gcmsiv.linux-x64-gnu.node > /dev/null
 mkdir -p "$work/node-app"
 cat > "$work/node-app/check.js" <<'EOF'
 'use strict';
@@ -336,10 +338,11 @@ took
 
 # ---------------------------------------------------------------------------
 step "Java: mvn install, and a Maven project whose test runs the JCA provider"
-mvn -B -q -f bindings/java/pom.xml install -Dgcmsiv.cargo.skip=true
+mvn -B -q -Dstyle.color=never -f bindings/java/pom.xml install -Dgcmsiv.cargo.skip=true > "$work/mvn.log" 2>&1 ||
+    { cat "$work/mvn.log" >&2; exit 1; }
 cp "bindings/java/target/gcmsiv-$version.jar" "bindings/java/target/gcmsiv-$version-sources.jar" \
     "bindings/java/target/gcmsiv-$version-javadoc.jar" "$dist/"
-unzip -l "$dist/gcmsiv-$version.jar" | grep -q 'dev/gcmsiv/native/linux-x86_64/libgcmsiv_java.so'
+jar tf "$dist/gcmsiv-$version.jar" | grep -x 'dev/gcmsiv/native/linux-x86_64/libgcmsiv_java.so' > /dev/null
 mkdir -p "$work/java-app/src/test/java/app"
 cat > "$work/java-app/pom.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -423,8 +426,9 @@ class ProviderTest {
     }
 }
 EOF
-(cd "$work/java-app" && mvn -B -q test | grep -E '^ok:|Tests run' || true)
-grep -q 'Tests run: 1, Failures: 0, Errors: 0' "$work"/java-app/target/surefire-reports/app.ProviderTest.txt
+(cd "$work/java-app" && mvn -B -q -Dstyle.color=never test > "$work/mvn.log" 2>&1) || { cat "$work/mvn.log" >&2; exit 1; }
+grep -E '^ok:' "$work/mvn.log" || true
+grep 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0' "$work"/java-app/target/surefire-reports/app.ProviderTest.txt
 took
 
 step "artifacts"

@@ -2,8 +2,10 @@
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
 # tests, rustdoc, the C ABI from C, the Go, Node.js, Java and Python bindings'
-# tests, and the constant-time evidence. Needs Rust (rustfmt, clippy), a C
-# compiler, Go, Node.js, a JDK 17+, Python 3 with venv, and valgrind.
+# tests, every package installed from outside the repository, and the
+# constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler with
+# pkg-config, Go, Node.js with npm, a JDK 17+ with Maven, Python 3 with venv, and
+# valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,6 +74,9 @@ scripts/test-java.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
 scripts/test-python.sh
+
+step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository"
+scripts/test-packages.sh
 
 step "constant time: valgrind memcheck with secrets marked undefined (ctgrind)"
 crates/ctcheck/ctgrind.sh
