@@ -21,7 +21,7 @@ case "$(uname -s)-$(uname -m)" in
 Linux-x86_64) ;;
 *) echo "node-package: the prebuilt addon is built on linux-x64 only" >&2; exit 1 ;;
 esac
-ldd --version 2>&1 | grep -qiE 'glibc|gnu libc' || { echo "node-package: needs glibc (the prebuilt is linux-x64-gnu)" >&2; exit 1; }
+ldd --version 2>&1 | grep -iE 'glibc|gnu libc' > /dev/null || { echo "node-package: needs glibc (the prebuilt is linux-x64-gnu)" >&2; exit 1; }
 
 pkg=bindings/node
 cargo build -q --release --locked -p gcmsiv-node
