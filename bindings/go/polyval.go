@@ -2,7 +2,10 @@
 
 package gcmsiv
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // POLYVAL (RFC 8452 section 3) in constant time, for the pure-Go build.
 //
@@ -70,21 +73,11 @@ func bmul64(x, y uint64) uint64 {
 	return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3)
 }
 
-// rev64 reverses the bits of x.
-func rev64(x uint64) uint64 {
-	x = (x&0x5555555555555555)<<1 | (x>>1)&0x5555555555555555
-	x = (x&0x3333333333333333)<<2 | (x>>2)&0x3333333333333333
-	x = (x&0x0f0f0f0f0f0f0f0f)<<4 | (x>>4)&0x0f0f0f0f0f0f0f0f
-	x = (x&0x00ff00ff00ff00ff)<<8 | (x>>8)&0x00ff00ff00ff00ff
-	x = (x&0x0000ffff0000ffff)<<16 | (x>>16)&0x0000ffff0000ffff
-	return x<<32 | x>>32
-}
-
 // clmul64 is the 128-bit carry-less product of x and y: the high half is the
 // low half of the product of the bit-reversed operands, reversed, shifted by
 // one (the product has 127 bits).
 func clmul64(x, y uint64) (lo, hi uint64) {
-	return bmul64(x, y), rev64(bmul64(rev64(x), rev64(y))) >> 1
+	return bmul64(x, y), bits.Reverse64(bmul64(bits.Reverse64(x), bits.Reverse64(y))) >> 1
 }
 
 // dot is a * b * x^-128 in POLYVAL's field.
