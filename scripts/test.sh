@@ -26,6 +26,8 @@ cargo test --features gcmsiv/aead,gcmsiv/research
 step "no secrets left on the stack (optimized build: what stays in registers is the optimizer's choice)"
 cargo test --release -p gcmsiv --test residue
 cargo test --release -p gcmsiv --features force-portable --test residue
+# The file format's key derivation: HKDF's and HMAC's keys and blocks.
+cargo test --release -p gcmsiv-stream --test residue
 
 # The widths this host has below its widest, read from the library's own
 # detection (`gcmsiv info`): on a CPU with AVX-512 the 256-bit path runs here
