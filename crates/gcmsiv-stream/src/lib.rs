@@ -71,3 +71,9 @@ pub use read::{Decryptor, decrypt};
 pub use seek::{RandomAccess, SeekableDecryptor, Span};
 pub use session::Options;
 pub use write::{Encryptor, encrypt};
+
+/// The README's Rust examples (the core crate's and this one's), compiled and
+/// run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
