@@ -10,11 +10,11 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
-use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, Secret};
+use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, PassphraseSource, Secret};
 use crate::error::{DecodeError, Failure, io_reason};
-use crate::format::{Algorithm, HEADER_LEN, Header, KeyMode, MAC_OFFSET, SALT_LEN};
+use crate::format::{Algorithm, Argon2Cost, HEADER_LEN, Header, KeyMode, MAC_OFFSET, SALT_LEN};
 use crate::keys::{FileKeys, MasterKey};
-use crate::output::{Destination, temp_beside};
+use crate::output::{Destination, sync_parent_dir, temp_beside};
 use crate::pipeline::{self, Job, read_full};
 use crate::{passphrase, progress};
 
@@ -58,6 +58,8 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
         io::ErrorKind::AlreadyExists => exists(),
         _ => Failure::io("cannot create", &path, e.error),
     })?;
+    // A key whose backups were made must not vanish in a power loss.
+    sync_parent_dir(&path);
     Ok(())
 }
 
@@ -72,7 +74,7 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     getrandom::fill(&mut salt)
         .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
     let (key_mode, master) = match &args.secret.key_file {
-        Some(path) => (KeyMode::KeyFile, read_key_file(path, args.common.quiet)?),
+        Some(path) => (KeyMode::KeyFile, read_key_file(path)?),
         None => {
             let cost = args.argon2_cost();
             cost.check().map_err(|_| {
@@ -81,7 +83,16 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
                      1 to 16 iterations, 1 to 16 lanes",
                 )
             })?;
-            let passphrase = passphrase::read(args.secret.passphrase_env.as_deref(), true)?;
+            if !args.allow_weak_argon2 && !meets_owasp_minimum(cost) {
+                eprintln!(
+                    "gcmsiv: warning: Argon2id with {} KiB and {} pass(es) is below OWASP's minimum \
+                     (19 MiB with 2 passes, or an equivalent): a weak passphrase is cheap to guess \
+                     (--allow-weak-argon2 to accept it)",
+                    cost.memory_kib, cost.iterations
+                );
+            }
+            let source = passphrase_source(&args.secret, &input)?;
+            let passphrase = passphrase::read(&source, true)?;
             (KeyMode::Passphrase(cost), MasterKey::from_passphrase(passphrase.as_bytes(), &salt, cost))
         }
     };
@@ -108,11 +119,11 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut head = [0u8; HEADER_LEN];
     let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
     let (header, mac) = Header::parse(&head[..got])?;
-    let Secret { key_file, passphrase_env, .. } = &args.secret;
-    let master = match (header.key_mode, key_file) {
-        (KeyMode::KeyFile, Some(path)) => read_key_file(path, args.common.quiet)?,
+    let master = match (header.key_mode, &args.secret.key_file) {
+        (KeyMode::KeyFile, Some(path)) => read_key_file(path)?,
         (KeyMode::Passphrase(cost), None) => {
-            let passphrase = passphrase::read(passphrase_env.as_deref(), false)?;
+            let source = passphrase_source(&args.secret, &input)?;
+            let passphrase = passphrase::read(&source, false)?;
             MasterKey::from_passphrase(passphrase.as_bytes(), &header.salt, cost)
         }
         (mode, _) => {
@@ -143,14 +154,16 @@ struct Input {
     size: Option<u64>,
     name: String,
     meta: std::fs::Metadata,
+    /// Whether the input is standard input.
+    is_stdin: bool,
 }
 
 impl Input {
     fn open(path: Option<&Path>) -> Result<Self, Failure> {
-        let (file, name) = match path {
+        let (file, name, is_stdin) = match path {
             Some(path) if path != Path::new("-") => {
                 let file = File::open(path).map_err(|e| Failure::io("cannot open", path, e))?;
-                (file, path.display().to_string())
+                (file, path.display().to_string(), false)
             }
             _ => {
                 if path.is_none() && io::stdin().is_terminal() {
@@ -163,7 +176,7 @@ impl Input {
                     .as_fd()
                     .try_clone_to_owned()
                     .map_err(|e| Failure::usage(format!("cannot use standard input: {}", io_reason(&e))))?;
-                (File::from(fd), "standard input".to_string())
+                (File::from(fd), "standard input".to_string(), true)
             }
         };
         let meta =
@@ -172,7 +185,7 @@ impl Input {
             return Err(Failure::usage(format!("{name} is a directory")));
         }
         let size = meta.is_file().then_some(meta.len());
-        Ok(Input { file, size, name, meta })
+        Ok(Input { file, size, name, meta, is_stdin })
     }
 
     /// Where the output of this input goes ([`Destination::plan`]), refusing standard
@@ -200,11 +213,33 @@ impl Input {
     }
 }
 
-/// Reads and parses a key file; warns (unless `quiet`) if others can read it.
-fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
+/// OWASP's minimum Argon2id configurations (Password Storage Cheat Sheet):
+/// memory in KiB and passes, each as strong as the others; one lane.
+const OWASP_ARGON2ID: [(u32, u32); 5] = [(47_104, 1), (19_456, 2), (12_288, 3), (9_216, 4), (7_168, 5)];
+
+/// Whether `cost` is at least one of OWASP's minimum configurations.
+fn meets_owasp_minimum(cost: Argon2Cost) -> bool {
+    OWASP_ARGON2ID.iter().any(|&(memory, passes)| cost.memory_kib >= memory && cost.iterations >= passes)
+}
+
+/// Where the passphrase comes from; refuses descriptor 0 when the input is
+/// standard input (the passphrase would be taken from the data's stream).
+fn passphrase_source(secret: &Secret, input: &Input) -> Result<PassphraseSource, Failure> {
+    let source = secret.passphrase_source();
+    if source == PassphraseSource::Fd(0) && input.is_stdin {
+        return Err(Failure::usage(
+            "--passphrase-fd 0 reads standard input, which is also the input: name the input file",
+        ));
+    }
+    Ok(source)
+}
+
+/// Reads and parses a key file; warns if others can read it (also with `-q`:
+/// an exposed key is not noise).
+fn read_key_file(path: &Path) -> Result<MasterKey, Failure> {
     let file = File::open(path).map_err(|e| Failure::io("cannot read key file", path, e))?;
     let meta = file.metadata().map_err(|e| Failure::io("cannot read key file", path, e))?;
-    if !quiet && meta.permissions().mode() & 0o077 != 0 {
+    if meta.permissions().mode() & 0o077 != 0 {
         eprintln!("gcmsiv: warning: key file {} is accessible by other users (chmod 600 it)", path.display());
     }
     // Room for the whole read up front: no reallocation leaves a copy behind.
@@ -215,4 +250,22 @@ fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
     let not_a_key = |why: &str| Failure::usage(format!("{} is not a gcmsiv key file: {why}", path.display()));
     let text = std::str::from_utf8(&bytes).map_err(|_| not_a_key("it is not text"))?;
     MasterKey::from_key_file(text).map_err(not_a_key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owasp_minimum_argon2id() {
+        let cost = |memory_kib, iterations| Argon2Cost { memory_kib, iterations, lanes: 1 };
+        assert!(meets_owasp_minimum(Argon2Cost::DEFAULT));
+        assert!(meets_owasp_minimum(cost(19_456, 2)));
+        assert!(meets_owasp_minimum(cost(47_104, 1)));
+        assert!(meets_owasp_minimum(cost(7_168, 5)));
+        assert!(!meets_owasp_minimum(cost(19_455, 2)));
+        assert!(!meets_owasp_minimum(cost(19_456, 1)));
+        assert!(!meets_owasp_minimum(cost(7_167, 16)));
+        assert!(!meets_owasp_minimum(cost(64, 1)));
+    }
 }
