@@ -61,8 +61,12 @@ impl NativeKey {
                 return Err(misuse("ERR_GCMSIV_ALGORITHM", &format!("unknown algorithm {other:?}")));
             }
         };
-        let cipher = Cipher::new(algorithm, key, tag_length as usize, backend).map_err(js_error)?;
-        Ok(NativeKey { cipher: RefCell::new(Some(Arc::new(cipher))) })
+        // Made in its `Arc` in a frame whose stack is zeroed after it: no
+        // copy of the schedule is left behind.
+        let cipher =
+            gcmsiv::scrubbed(|| Cipher::new(algorithm, key, tag_length as usize, backend).map(Arc::new))
+                .map_err(js_error)?;
+        Ok(NativeKey { cipher: RefCell::new(Some(cipher)) })
     }
 
     fn cipher(&self) -> Result<Arc<Cipher>> {
