@@ -5,6 +5,10 @@
   the layering): a module may use only the modules listed before it, by path
   (`crate::siv::...`) or through a name the crate root re-exports
   (`crate::Error` is error.rs's);
+- the research module (feature `research`, the seed papers' variants) is the
+  top layer, listed last, and nothing else uses it; its family files
+  (research/siv.rs, research/derive_key.rs, research/bounds.rs) stand side by
+  side over the crate's layers and never use one another;
 - the files of crates/gcmsiv/src/backend/x86_64/ (their order in that
   folder's mod.rs): a file may use only those listed before it (`super::x`),
   and may call no method of `Schedule` or `Polyval` defined in a file after it.
@@ -51,6 +55,21 @@ def check_crate(errors):
     return order
 
 
+def check_research(errors, order):
+    if "research" not in order:
+        return
+    if order[-1] != "research":
+        errors.append("research must be the last module of lib.rs: it is the top layer")
+    folder = SRC / "research"
+    siblings = {p.stem for p in folder.glob("*.rs")} - {"mod"}
+    for path in sorted(folder.glob("*.rs")):
+        if path.stem == "mod":
+            continue
+        for used in set(re.findall(r"\bsuper::(\w+)", code_of(path))):
+            if used in siblings:
+                errors.append(f"research/{path.name} uses research/{used}.rs: the family files stand side by side")
+
+
 def check_backend(errors):
     folder = SRC / "backend/x86_64"
     order = module_order(folder / "mod.rs")
@@ -77,6 +96,7 @@ def check_backend(errors):
 def main():
     errors = []
     crate = check_crate(errors)
+    check_research(errors, crate)
     backend = check_backend(errors)
     for e in errors:
         print(e)

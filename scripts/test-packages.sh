@@ -4,7 +4,8 @@
 # installs each the way its ecosystem does and runs a round trip, a forgery
 # check, and one RFC 8452 vector (read from vectors/rfc8452.json) through it:
 #
-#   cargo    the crates as `cargo package` makes them (both verified by building),
+#   cargo    the crates as `cargo package` makes them (gcmsiv, gcmsiv-stream and
+#            gcmsiv-cli, each verified by building),
 #            a project that depends on the packaged core; `cargo install --path
 #            crates/gcmsiv-cli` and the installed gcmsiv tool
 #   C        `make -C crates/gcmsiv-c install PREFIX=...`, a program built with
@@ -65,10 +66,10 @@ PY
 echo "vector: RFC 8452 $GCMSIV_VEC_ID (AES-256-GCM-SIV, ${#GCMSIV_VEC_PT} hex digits of plaintext)"
 
 # ---------------------------------------------------------------------------
-step "cargo: cargo package of gcmsiv and gcmsiv-cli (each verified by a build)"
-cargo package -q --locked -p gcmsiv -p gcmsiv-cli
-cp "target/package/gcmsiv-$version.crate" "target/package/gcmsiv-cli-$version.crate" "$dist/"
-for crate in gcmsiv gcmsiv-cli; do
+step "cargo: cargo package of gcmsiv, gcmsiv-stream and gcmsiv-cli (each verified by a build)"
+cargo package -q --locked -p gcmsiv -p gcmsiv-stream -p gcmsiv-cli
+for crate in gcmsiv gcmsiv-stream gcmsiv-cli; do
+    cp "target/package/$crate-$version.crate" "$dist/"
     size=$(stat -c %s "$dist/$crate-$version.crate")
     [ "$size" -lt 400000 ] || { echo "$crate-$version.crate is $size bytes: what got in?" >&2; exit 1; }
     tar tzf "$dist/$crate-$version.crate" | grep -x "$crate-$version/LICENSE-APACHE" > /dev/null ||

@@ -18,16 +18,18 @@ step "layers: no module of the core crate, and no file of its x86-64 backend, us
 python3 scripts/check-layers.py
 
 step "clippy (warnings denied)"
-cargo clippy --all-targets --features gcmsiv/aead -- -D warnings
+cargo clippy --all-targets --features gcmsiv/aead,gcmsiv/research -- -D warnings
 cargo clippy -p gcmsiv --all-targets --all-features -- -D warnings
 cargo clippy -p gcmsiv --no-default-features -- -D warnings
 
 step "tests: every backend this CPU has (the default build picks hardware where it exists)"
-cargo test --features gcmsiv/aead
+cargo test --features gcmsiv/aead,gcmsiv/research
 
 step "no secrets left on the stack (optimized build: what stays in registers is the optimizer's choice)"
 cargo test --release -p gcmsiv --test residue
 cargo test --release -p gcmsiv --features force-portable --test residue
+# The file format's key derivation: HKDF's and HMAC's keys and blocks.
+cargo test --release -p gcmsiv-stream --test residue
 
 # The widths this host has below its widest, read from the library's own
 # detection (`gcmsiv info`): on a CPU with AVX-512 the 256-bit path runs here
@@ -39,15 +41,15 @@ for width in "${narrower[@]}"; do
     step "tests capped at ${width}-bit registers (--cfg gcmsiv_max_width=\"$width\")"
     export RUSTFLAGS="--cfg gcmsiv_max_width=\"$width\"" CARGO_TARGET_DIR="target/width-$width"
     # The core's whole suite: vectors, differential tests, batches, the
-    # all-cores path; then the residue test. (The CLI and the bindings run
+    # all-cores path, the seed papers' variants (research); then the residue test. (The CLI and the bindings run
     # their tests at the default width: they reach the widths only through it.)
-    cargo test -p gcmsiv
+    cargo test -p gcmsiv --features research
     cargo test --release -p gcmsiv --test residue
     unset RUSTFLAGS CARGO_TARGET_DIR
 done
 
 step "tests: forced portable backend"
-cargo test -p gcmsiv --features force-portable
+cargo test -p gcmsiv --features force-portable,research
 
 step "no_std build"
 cargo build -p gcmsiv --no-default-features
@@ -55,7 +57,7 @@ cargo build -p gcmsiv --no-default-features
 step "rustdoc (warnings denied; the doc tests ran with the tests above)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --all-features --no-deps
 # The internals' docs too, so that their links to one another stay true.
-RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --no-deps --document-private-items
+RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --features research --no-deps --document-private-items
 
 step "C ABI from C: every vector file through the header, static and shared libraries"
 scripts/test-c.sh

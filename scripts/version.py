@@ -6,7 +6,8 @@ Cargo.toml. Every other package states it too, because its own tools read it
 there: the Python package (bindings/python/Cargo.toml, which maturin reads; it
 is not in the workspace), the npm package (bindings/node/package.json), the
 Maven artifact (bindings/java/pom.xml), the Go module (Version in
-bindings/go/gcmsiv.go), and the CLI's pinned dependency on the core.
+bindings/go/gcmsiv.go), and the pinned dependencies of the published crates
+on one another.
 
     scripts/version.py            # check that they all agree (scripts/test.sh runs this)
     scripts/version.py 0.2.0      # set the version everywhere
@@ -44,6 +45,12 @@ PLACES = [
     ),
     ("bindings/go/gcmsiv.go", r'(?m)^const Version = "([^"]+)"', "Go module"),
     ("crates/gcmsiv-cli/Cargo.toml", r'(?m)^gcmsiv = \{ path = "\.\./gcmsiv", version = "=([^"]+)" \}', "CLI's core"),
+    (
+        "crates/gcmsiv-cli/Cargo.toml",
+        r'(?m)^gcmsiv-stream = \{ path = "\.\./gcmsiv-stream", version = "=([^"]+)" \}',
+        "CLI's stream library",
+    ),
+    ("crates/gcmsiv-stream/Cargo.toml", r'(?m)^gcmsiv = \{ path = "\.\./gcmsiv", version = "=([^"]+)" \}', "stream library's core"),
 ]
 
 

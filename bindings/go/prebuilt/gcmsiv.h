@@ -73,6 +73,7 @@ extern "C" {
 #define GCMSIV_ERR_NULL_POINTER (-10)
 #define GCMSIV_ERR_OVERLAP (-11)
 #define GCMSIV_ERR_INTERNAL (-12)
+#define GCMSIV_ERR_RANDOM_SOURCE (-13)  /* the operating system's random number generator failed */
 
 /* An opaque key: the expanded key and hash key, zeroized when freed. */
 typedef struct gcmsiv_key gcmsiv_key;

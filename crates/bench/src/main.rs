@@ -16,6 +16,7 @@ mod fixed;
 mod limits;
 mod parallel;
 mod peers;
+mod research;
 
 use peers::{Impl, Op};
 
@@ -23,7 +24,7 @@ use peers::{Impl, Op};
 const SIZES: &[usize] = &[16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192, 16384, 1 << 20];
 
 /// Internet Performance Index (GCM paper): byte-weighted packet mix.
-const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
+pub(crate) const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
 
 pub(crate) fn tsc() -> u64 {
     // SAFETY: RDTSC exists on every x86-64 CPU; it reads a counter and touches no memory.
@@ -44,7 +45,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Median cycles per byte of each implementation for `size`-byte messages.
-fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> Vec<f64> {
+pub(crate) fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> Vec<f64> {
     // About 40 us of work per sample keeps the TSC reads' cost negligible.
     let iters = (40_000 / (size + 200)).max(1);
     let mut samples = vec![Vec::with_capacity(rounds); impls.len()];
@@ -92,7 +93,7 @@ struct Args {
     #[arg(long, value_name = "BITS,...", value_delimiter = ',', value_parser = one_of::<usize>(&[128, 256]))]
     keys: Vec<usize>,
     /// Sections to run, comma-separated; default: all
-    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "parallel", "gcm", "ratio", "limits", "fixed"])]
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "parallel", "gcm", "ratio", "limits", "fixed", "research", "bounds"])]
     only: Vec<String>,
 }
 
@@ -213,6 +214,12 @@ fn main() {
     }
     if run("fixed") {
         fixed::print();
+    }
+    if run("research") {
+        research::print(rounds);
+    }
+    if run("bounds") {
+        research::print_bounds();
     }
 }
 

@@ -21,6 +21,7 @@ pub const GCMSIV_ERR_ALGORITHM: c_int = -9;
 pub const GCMSIV_ERR_NULL_POINTER: c_int = -10;
 pub const GCMSIV_ERR_OVERLAP: c_int = -11;
 pub const GCMSIV_ERR_INTERNAL: c_int = -12;
+pub const GCMSIV_ERR_RANDOM_SOURCE: c_int = -13;
 
 /// The status of a failure: of the core (a [`gcmsiv::Error`]) or a panic.
 pub(crate) fn status(failure: impl Into<Failure>) -> c_int {
@@ -33,6 +34,7 @@ pub(crate) fn status(failure: impl Into<Failure>) -> c_int {
         Kind::TooShort => GCMSIV_ERR_TOO_SHORT,
         Kind::BufferTooSmall => GCMSIV_ERR_BUFFER_TOO_SMALL,
         Kind::BackendUnavailable => GCMSIV_ERR_BACKEND_UNAVAILABLE,
+        Kind::RandomSource => GCMSIV_ERR_RANDOM_SOURCE,
         Kind::Internal => GCMSIV_ERR_INTERNAL,
     }
 }

@@ -6,8 +6,8 @@
 use crate::ffi::{
     GCMSIV_ERR_ALGORITHM, GCMSIV_ERR_AUTHENTICATION, GCMSIV_ERR_BACKEND_UNAVAILABLE,
     GCMSIV_ERR_BUFFER_TOO_SMALL, GCMSIV_ERR_INTERNAL, GCMSIV_ERR_KEY_LENGTH, GCMSIV_ERR_NONCE_LENGTH,
-    GCMSIV_ERR_NULL_POINTER, GCMSIV_ERR_OVERLAP, GCMSIV_ERR_TAG_LENGTH, GCMSIV_ERR_TOO_LONG,
-    GCMSIV_ERR_TOO_SHORT, GCMSIV_OK,
+    GCMSIV_ERR_NULL_POINTER, GCMSIV_ERR_OVERLAP, GCMSIV_ERR_RANDOM_SOURCE, GCMSIV_ERR_TAG_LENGTH,
+    GCMSIV_ERR_TOO_LONG, GCMSIV_ERR_TOO_SHORT, GCMSIV_OK,
 };
 use core::ffi::{c_char, c_int};
 use gcmsiv::{Algorithm, Backend};
@@ -108,6 +108,7 @@ pub extern "C" fn gcmsiv_strerror(code: c_int) -> *const c_char {
         GCMSIV_ERR_NULL_POINTER => "NULL pointer for a non-empty buffer or a required argument\0",
         GCMSIV_ERR_OVERLAP => "input and output overlap without being the same buffer\0",
         GCMSIV_ERR_INTERNAL => "internal error\0",
+        GCMSIV_ERR_RANDOM_SOURCE => "the operating system's random number generator failed\0",
         _ => "unknown status code\0",
     };
     text.as_ptr().cast()

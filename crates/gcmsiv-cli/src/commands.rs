@@ -10,16 +10,18 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
-use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, Secret};
-use crate::error::{DecodeError, Failure, io_reason};
-use crate::format::{Algorithm, HEADER_LEN, Header, KeyMode, MAC_OFFSET, SALT_LEN};
-use crate::keys::{FileKeys, MasterKey};
-use crate::output::{Destination, temp_beside};
-use crate::pipeline::{self, Job, read_full};
-use crate::{passphrase, progress};
+use gcmsiv_stream::format::HEADER_LEN;
+use gcmsiv_stream::{
+    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Header, KEY_FILE_MAX, KeyMode, MasterKey,
+    Options, Secret,
+};
 
-/// Largest key file read: a key file is under 200 bytes.
-const KEY_FILE_MAX: u64 = 4096;
+use crate::cli::{
+    AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, PassphraseSource, Secret as Secret_,
+};
+use crate::error::{Failure, io_reason};
+use crate::output::{Destination, sync_parent_dir, temp_beside};
+use crate::{passphrase, progress};
 
 const TO_TERMINAL_HINT: &str = "use -o FILE or redirect standard output";
 
@@ -58,6 +60,8 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
         io::ErrorKind::AlreadyExists => exists(),
         _ => Failure::io("cannot create", &path, e.error),
     })?;
+    // A key whose backups were made must not vanish in a power loss.
+    sync_parent_dir(&path);
     Ok(())
 }
 
@@ -68,36 +72,36 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
         AlgorithmArg::Aes128 => Algorithm::Aes128GcmSiv,
         AlgorithmArg::Aes256 => Algorithm::Aes256GcmSiv,
     };
-    let mut salt = [0u8; SALT_LEN];
-    getrandom::fill(&mut salt)
-        .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
-    let (key_mode, master) = match &args.secret.key_file {
-        Some(path) => (KeyMode::KeyFile, read_key_file(path, args.common.quiet)?),
+    let chunk_size = 1usize << args.chunk_size_exp;
+    let mut options = Options::new().algorithm(algorithm).chunk_size(chunk_size).map_err(usage)?;
+    let secret = match &args.secret.key_file {
+        Some(path) => Secret::Key(read_key_file(path)?),
         None => {
             let cost = args.argon2_cost();
-            cost.check().map_err(|_| {
-                Failure::usage(
-                    "Argon2id cost out of range: memory 8 x lanes to 1048576 KiB, \
-                     1 to 16 iterations, 1 to 16 lanes",
-                )
-            })?;
-            let passphrase = passphrase::read(args.secret.passphrase_env.as_deref(), true)?;
-            (KeyMode::Passphrase(cost), MasterKey::from_passphrase(passphrase.as_bytes(), &salt, cost))
+            options = options.argon2_cost(cost).map_err(usage)?;
+            if !args.allow_weak_argon2 && !meets_owasp_minimum(cost) {
+                eprintln!(
+                    "gcmsiv: warning: Argon2id with {} KiB and {} pass(es) is below OWASP's minimum \
+                     (19 MiB with 2 passes, or an equivalent): a weak passphrase is cheap to guess \
+                     (--allow-weak-argon2 to accept it)",
+                    cost.memory_kib, cost.iterations
+                );
+            }
+            let source = passphrase_source(&args.secret, &input)?;
+            let passphrase = passphrase::read(&source, true)?;
+            Secret::passphrase(passphrase.as_bytes())
         }
     };
-    let header = Header { algorithm, key_mode, chunk_exp: args.chunk_size_exp, salt };
-    let keys = FileKeys::derive(&master, &header);
-    drop(master);
-    let fields = header.encode();
-    let header_mac = keys.header_mac(&fields);
-    let mut header_bytes = [0u8; HEADER_LEN];
-    header_bytes[..MAC_OFFSET].copy_from_slice(&fields);
-    header_bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
 
     let (file, sink) = destination.open()?;
     let progress = progress::bar(input.size, args.common.quiet);
-    let job = Job::new(keys.payload, header_mac, &header, &progress, input.name, sink.name());
-    pipeline::encrypt(input.file, file, header_bytes, job)?;
+    let names = Names { input: input.name, output: sink.name() };
+    let bar = progress.clone();
+    let encryptor = Encryptor::new(file, &secret, &options).map_err(|e| names.failure(e))?;
+    drop(secret);
+    let file =
+        encryptor.encrypt_from_pipelined(input.file, move |n| bar.inc(n)).map_err(|e| names.failure(e))?;
+    drop(file);
     progress.finish_and_clear();
     sink.commit()
 }
@@ -105,35 +109,61 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
 pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut input = Input::open(args.common.input.as_deref())?;
     let destination = input.destination(&args.common, args.secret.key_file.as_deref())?;
+    // The header says which kind of secret to ask for; the decryptor reads it again.
     let mut head = [0u8; HEADER_LEN];
     let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
-    let (header, mac) = Header::parse(&head[..got])?;
-    let Secret { key_file, passphrase_env, .. } = &args.secret;
-    let master = match (header.key_mode, key_file) {
-        (KeyMode::KeyFile, Some(path)) => read_key_file(path, args.common.quiet)?,
-        (KeyMode::Passphrase(cost), None) => {
-            let passphrase = passphrase::read(passphrase_env.as_deref(), false)?;
-            MasterKey::from_passphrase(passphrase.as_bytes(), &header.salt, cost)
+    let (header, _) = Header::parse(&head[..got])?;
+    let secret = match (header.key_mode, &args.secret.key_file) {
+        (KeyMode::KeyFile, Some(path)) => Secret::Key(read_key_file(path)?),
+        (KeyMode::Passphrase(_), None) => {
+            let source = passphrase_source(&args.secret, &input)?;
+            let passphrase = passphrase::read(&source, false)?;
+            Secret::passphrase(passphrase.as_bytes())
         }
         (mode, _) => {
             let file_uses_passphrase = matches!(mode, KeyMode::Passphrase(_));
             return Err(DecodeError::WrongKeyMode { file_uses_passphrase }.into());
         }
     };
-    let keys = FileKeys::derive(&master, &header);
-    drop(master);
-    let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
-    if !keys.verify_header(fields, &mac) {
-        let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
-        return Err(DecodeError::WrongKey { passphrase }.into());
-    }
+    let names = Names { input: input.name.clone(), output: String::new() };
+    let decryptor = Decryptor::new(io::Cursor::new(head).take(got as u64).chain(input.file), &secret)
+        .map_err(|e| names.failure(e))?;
+    drop(secret);
 
     let (file, sink) = destination.open()?;
     let progress = progress::bar(input.size, args.common.quiet);
-    let job = Job::new(keys.payload, mac, &header, &progress, input.name, sink.name());
-    pipeline::decrypt(input.file, file, job)?;
+    let names = Names { input: input.name, output: sink.name() };
+    let bar = progress.clone();
+    let file = decryptor.decrypt_to_pipelined(file, move |n| bar.inc(n)).map_err(|e| names.failure(e))?;
+    drop(file);
     progress.finish_and_clear();
     sink.commit()
+}
+
+/// How messages name the input and the output.
+struct Names {
+    input: String,
+    output: String,
+}
+
+impl Names {
+    /// The failure to report for a library error.
+    fn failure(&self, err: gcmsiv_stream::Error) -> Failure {
+        match err {
+            gcmsiv_stream::Error::Decode(err) => Failure::Data(err),
+            gcmsiv_stream::Error::Read(e) => {
+                Failure::usage(format!("cannot read {}: {}", self.input, io_reason(&e)))
+            }
+            gcmsiv_stream::Error::Write(e) => {
+                Failure::usage(format!("cannot write {}: {}", self.output, io_reason(&e)))
+            }
+            other => Failure::usage(other.to_string()),
+        }
+    }
+}
+
+fn usage(err: gcmsiv_stream::Error) -> Failure {
+    Failure::usage(err.to_string())
 }
 
 /// The input: a named file or a duplicate of standard input.
@@ -143,14 +173,16 @@ struct Input {
     size: Option<u64>,
     name: String,
     meta: std::fs::Metadata,
+    /// Whether the input is standard input.
+    is_stdin: bool,
 }
 
 impl Input {
     fn open(path: Option<&Path>) -> Result<Self, Failure> {
-        let (file, name) = match path {
+        let (file, name, is_stdin) = match path {
             Some(path) if path != Path::new("-") => {
                 let file = File::open(path).map_err(|e| Failure::io("cannot open", path, e))?;
-                (file, path.display().to_string())
+                (file, path.display().to_string(), false)
             }
             _ => {
                 if path.is_none() && io::stdin().is_terminal() {
@@ -163,7 +195,7 @@ impl Input {
                     .as_fd()
                     .try_clone_to_owned()
                     .map_err(|e| Failure::usage(format!("cannot use standard input: {}", io_reason(&e))))?;
-                (File::from(fd), "standard input".to_string())
+                (File::from(fd), "standard input".to_string(), true)
             }
         };
         let meta =
@@ -172,7 +204,7 @@ impl Input {
             return Err(Failure::usage(format!("{name} is a directory")));
         }
         let size = meta.is_file().then_some(meta.len());
-        Ok(Input { file, size, name, meta })
+        Ok(Input { file, size, name, meta, is_stdin })
     }
 
     /// Where the output of this input goes ([`Destination::plan`]), refusing standard
@@ -200,11 +232,47 @@ impl Input {
     }
 }
 
-/// Reads and parses a key file; warns (unless `quiet`) if others can read it.
-fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
+/// Fills `buf` from `input` until it is full or the input ends; returns the count.
+fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// OWASP's minimum Argon2id configurations (Password Storage Cheat Sheet):
+/// memory in KiB and passes, each as strong as the others; one lane.
+const OWASP_ARGON2ID: [(u32, u32); 5] = [(47_104, 1), (19_456, 2), (12_288, 3), (9_216, 4), (7_168, 5)];
+
+/// Whether `cost` is at least one of OWASP's minimum configurations.
+fn meets_owasp_minimum(cost: Argon2Cost) -> bool {
+    OWASP_ARGON2ID.iter().any(|&(memory, passes)| cost.memory_kib >= memory && cost.iterations >= passes)
+}
+
+/// Where the passphrase comes from; refuses descriptor 0 when the input is
+/// standard input (the passphrase would be taken from the data's stream).
+fn passphrase_source(secret: &Secret_, input: &Input) -> Result<PassphraseSource, Failure> {
+    let source = secret.passphrase_source();
+    if source == PassphraseSource::Fd(0) && input.is_stdin {
+        return Err(Failure::usage(
+            "--passphrase-fd 0 reads standard input, which is also the input: name the input file",
+        ));
+    }
+    Ok(source)
+}
+
+/// Reads and parses a key file; warns if others can read it (also with `-q`:
+/// an exposed key is not noise).
+fn read_key_file(path: &Path) -> Result<MasterKey, Failure> {
     let file = File::open(path).map_err(|e| Failure::io("cannot read key file", path, e))?;
     let meta = file.metadata().map_err(|e| Failure::io("cannot read key file", path, e))?;
-    if !quiet && meta.permissions().mode() & 0o077 != 0 {
+    if meta.permissions().mode() & 0o077 != 0 {
         eprintln!("gcmsiv: warning: key file {} is accessible by other users (chmod 600 it)", path.display());
     }
     // Room for the whole read up front: no reallocation leaves a copy behind.
@@ -215,4 +283,22 @@ fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
     let not_a_key = |why: &str| Failure::usage(format!("{} is not a gcmsiv key file: {why}", path.display()));
     let text = std::str::from_utf8(&bytes).map_err(|_| not_a_key("it is not text"))?;
     MasterKey::from_key_file(text).map_err(not_a_key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owasp_minimum_argon2id() {
+        let cost = |memory_kib, iterations| Argon2Cost { memory_kib, iterations, lanes: 1 };
+        assert!(meets_owasp_minimum(Argon2Cost::DEFAULT));
+        assert!(meets_owasp_minimum(cost(19_456, 2)));
+        assert!(meets_owasp_minimum(cost(47_104, 1)));
+        assert!(meets_owasp_minimum(cost(7_168, 5)));
+        assert!(!meets_owasp_minimum(cost(19_455, 2)));
+        assert!(!meets_owasp_minimum(cost(19_456, 1)));
+        assert!(!meets_owasp_minimum(cost(7_167, 16)));
+        assert!(!meets_owasp_minimum(cost(64, 1)));
+    }
 }

@@ -6,11 +6,8 @@
 mod cli;
 mod commands;
 mod error;
-mod format;
-mod keys;
 mod output;
 mod passphrase;
-mod pipeline;
 mod progress;
 mod writeback;
 

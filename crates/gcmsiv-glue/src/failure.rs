@@ -29,6 +29,8 @@ pub enum Kind {
     BufferTooSmall,
     /// A backend this CPU or build does not run.
     BackendUnavailable,
+    /// The operating system's random number generator failed.
+    RandomSource,
     /// A panic caught by [`crate::guard()`], or an error of the core this
     /// crate does not know yet (`Error` is non-exhaustive).
     Internal,
@@ -59,6 +61,7 @@ impl Kind {
             Kind::TooShort => "ERR_GCMSIV_TOO_SHORT",
             Kind::BufferTooSmall => "ERR_GCMSIV_BUFFER_TOO_SMALL",
             Kind::BackendUnavailable => "ERR_GCMSIV_BACKEND_UNAVAILABLE",
+            Kind::RandomSource => "ERR_GCMSIV_RANDOM_SOURCE",
             Kind::Internal => "ERR_GCMSIV_INTERNAL",
         }
     }
@@ -67,7 +70,7 @@ impl Kind {
     pub const fn class(self) -> Class {
         match self {
             Kind::Authentication => Class::Authentication,
-            Kind::Internal => Class::Internal,
+            Kind::Internal | Kind::RandomSource => Class::Internal,
             _ => Class::Misuse,
         }
     }
@@ -82,6 +85,7 @@ impl Kind {
             Error::CiphertextTooShort => Kind::TooShort,
             Error::BufferTooSmall { .. } => Kind::BufferTooSmall,
             Error::BackendUnavailable => Kind::BackendUnavailable,
+            Error::RandomSource => Kind::RandomSource,
             _ => Kind::Internal,
         }
     }

@@ -16,7 +16,7 @@ pub struct Tag {
 }
 
 impl Tag {
-    fn truncate(full: [u8; 16], len: usize) -> Self {
+    pub(crate) fn truncate(full: [u8; 16], len: usize) -> Self {
         let mut bytes = [0u8; 16];
         bytes[..len].copy_from_slice(&full[..len]);
         Tag { bytes, len: len as u8 }

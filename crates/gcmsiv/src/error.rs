@@ -55,6 +55,9 @@ pub enum Error {
     },
     /// The requested backend is not supported by this CPU or build.
     BackendUnavailable,
+    /// The operating system's random number generator failed (random-nonce
+    /// calls only).
+    RandomSource,
     /// The ciphertext, tag, nonce, associated data or key is wrong. Nothing more
     /// is said, and no plaintext is released.
     Authentication,
@@ -76,6 +79,7 @@ impl fmt::Display for Error {
             Error::AadTooLong => f.write_str("associated data too long"),
             Error::CiphertextTooLong => f.write_str("ciphertext too long"),
             Error::CiphertextTooShort => f.write_str("ciphertext shorter than the authentication tag"),
+            Error::RandomSource => f.write_str("the operating system's random number generator failed"),
             Error::BufferTooSmall { needed, actual } => {
                 write!(f, "output buffer too small: need {needed} bytes, have {actual}")
             }

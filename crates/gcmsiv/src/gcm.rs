@@ -27,7 +27,7 @@ pub(crate) fn mul_x_polyval(block: &Block) -> Block {
     ((v << 1) ^ reduce).to_le_bytes()
 }
 
-fn byte_reverse(mut b: Block) -> Block {
+pub(crate) fn byte_reverse(mut b: Block) -> Block {
     b.reverse();
     b
 }
@@ -49,10 +49,29 @@ impl<A: Aes> Gcm<A> {
     pub(crate) fn new(cipher: A, tag_len: usize) -> Self {
         let mut h = [0u8; 16];
         cipher.encrypt_block(&mut h);
-        let polyval_key = mul_x_polyval(&byte_reverse(h));
-        let table = cipher.ghash_table(&polyval_key);
+        let gcm = Self::with_hash_key(cipher, &h, tag_len);
         h.zeroize();
+        gcm
+    }
+
+    /// GCM with a GHASH key `h` given rather than AES_K(0^128): SP 800-38D's
+    /// steps with another H (the research module's AES-GCM with 002's
+    /// DeriveKey, whose H is the derived K1).
+    pub(crate) fn with_hash_key(cipher: A, h: &Block, tag_len: usize) -> Self {
+        let polyval_key = mul_x_polyval(&byte_reverse(*h));
+        let table = cipher.ghash_table(&polyval_key);
         Gcm { cipher, polyval_key, table, tag_len }
+    }
+
+    /// GHASH(H, A || C || [len(A)]_64 || [len(C)]_64), the S that E(J0)
+    /// masks into the tag (research intermediates).
+    #[cfg(feature = "research")]
+    pub(crate) fn ghash_with_lengths(&self, aad: &[u8], ciphertext: &[u8]) -> Block {
+        let mut g = self.ghash();
+        self.ghash_update(&mut g, aad);
+        self.ghash_update(&mut g, ciphertext);
+        self.ghash_update(&mut g, &length_block(aad.len(), ciphertext.len()));
+        byte_reverse(g.finalize())
     }
 
     pub(crate) fn tag_len(&self) -> usize {
@@ -161,7 +180,7 @@ impl<A: Aes> Gcm<A> {
 }
 
 /// [len(A)]_64 || [len(C)]_64: big-endian bit lengths.
-fn length_block(aad_len: usize, msg_len: usize) -> Block {
+pub(crate) fn length_block(aad_len: usize, msg_len: usize) -> Block {
     let mut b = [0u8; 16];
     b[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
     b[8..].copy_from_slice(&(msg_len as u64 * 8).to_be_bytes());

@@ -113,8 +113,13 @@
 //! - `aead`: the RustCrypto [`aead`](https://docs.rs/aead) traits (`KeyInit`,
 //!   `AeadInOut`, and through them `Aead`), so this crate drops in for `aes-gcm-siv`.
 //! - `parallel` (default; needs `std`): one large message on all cores (above).
+//! - `getrandom` (default): AEADs that pick their own nonces
+//!   ([`Aes256GcmSiv::encrypt_random_nonce`] and the rest; see [`random_nonce`]).
 //! - `force-portable`: [`Backend::select`] (and so `new`) picks the portable
 //!   backend even where hardware support exists.
+//! - `research` (needs `alloc`): [`research`], the seed papers' historical
+//!   variants (GCM-SIV of 2015, the 2016 drafts, 002's DeriveKey for CTR and
+//!   AES-GCM), for checking the papers' claims; not for production.
 
 #![no_std]
 #![deny(unsafe_code)]
@@ -145,19 +150,19 @@ pub mod hazmat;
 mod aes_gcm_siv;
 mod aes_gcm;
 mod cipher;
+#[cfg(feature = "getrandom")]
+pub mod random_nonce;
 #[cfg(feature = "aead")]
 mod aead_traits;
+#[cfg(feature = "research")]
+pub mod research;
 
 pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
 pub use backend::Backend;
 pub use batch::BatchItem;
+pub use buffers::scrubbed;
 pub use cipher::{Algorithm, Cipher};
 pub use error::Error;
 pub use gcm::GCM_FAST_IV_LEN;
 pub use limits::{A_MAX, C_MAX, GCM_A_MAX, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX, NONCE_LEN, P_MAX, TAG_LEN};
-
-/// The README's Rust examples, compiled and run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;

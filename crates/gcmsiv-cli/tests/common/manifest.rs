@@ -1,4 +1,4 @@
-//! Reads tests/vectors/manifest.txt: the format's test vectors, one block each.
+//! Reads vectors/format/manifest.txt: the file format's test vectors, one block each.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -7,9 +7,13 @@ use std::path::{Path, PathBuf};
 const FIELDS: [&str; 9] =
     ["file", "key", "passphrase", "algorithm", "chunk_size", "plaintext", "error", "released", "source"];
 
-/// The folder holding the vectors.
+/// The folder holding the vectors: `format/` in the repository's vector folder
+/// (or in the folder `$GCMSIV_VECTORS` names).
 pub fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("vectors")
+    let root = std::env::var_os("GCMSIV_VECTORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors"));
+    root.join("format")
 }
 
 /// One vector: its fields, checked to be known and complete.

@@ -1,0 +1,161 @@
+//! One file's state, for its writer or its reader: the header, the payload
+//! cipher and the header MAC that every chunk's associated data holds. Made
+//! either from a secret and fresh salt (writing) or from the header bytes and
+//! a secret, after the header MAC verified (reading).
+
+use std::io::Read;
+
+use crate::error::{DecodeError, Error};
+use crate::format::{
+    Algorithm, Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN, HEADER_LEN, Header, KeyMode,
+    MAC_LEN, MAC_OFFSET, SALT_LEN,
+};
+use crate::keys::{PayloadCipher, Secret, scrub_stack};
+
+/// How a writer lays out a new file: the algorithm, the chunk size, the
+/// passphrase cost (for a passphrase secret), and whether chunks are sealed on
+/// all cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    algorithm: Algorithm,
+    chunk_exp: u8,
+    cost: Argon2Cost,
+    parallel: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            algorithm: Algorithm::default(),
+            chunk_exp: CHUNK_EXP_DEFAULT,
+            cost: Argon2Cost::DEFAULT,
+            parallel: true,
+        }
+    }
+}
+
+impl Options {
+    /// AES-256-GCM-SIV, 64 KiB chunks, Argon2id at RFC 9106's second
+    /// recommended cost, all cores.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The AEAD of the chunks.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Plaintext bytes per chunk: a power of two from 1 KiB to 1 MiB.
+    pub fn chunk_size(mut self, bytes: usize) -> Result<Self, Error> {
+        let exp = bytes.trailing_zeros();
+        if !bytes.is_power_of_two() || !(u32::from(CHUNK_EXP_MIN)..=u32::from(CHUNK_EXP_MAX)).contains(&exp) {
+            return Err(Error::Invalid("the chunk size must be a power of two from 1 KiB to 1 MiB"));
+        }
+        self.chunk_exp = exp as u8;
+        Ok(self)
+    }
+
+    /// The Argon2id cost recorded for a passphrase: within Argon2id's minimums
+    /// and the format's caps (1 GiB, 16 passes, 16 lanes).
+    pub fn argon2_cost(mut self, cost: Argon2Cost) -> Result<Self, Error> {
+        cost.check().map_err(|_| {
+            Error::Invalid(
+                "Argon2id cost out of range: memory 8 x lanes to 1048576 KiB, 1 to 16 passes, 1 to 16 lanes",
+            )
+        })?;
+        self.cost = cost;
+        Ok(self)
+    }
+
+    /// Whether batches of chunks are sealed and opened on rayon's thread pool
+    /// (the default), or all on the calling thread.
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+
+    /// Plaintext bytes per chunk.
+    pub fn get_chunk_size(&self) -> usize {
+        1 << self.chunk_exp
+    }
+
+    /// Whether chunks run on all cores.
+    pub fn is_parallel(&self) -> bool {
+        self.parallel
+    }
+}
+
+/// What a file's writer or reader holds.
+#[derive(Clone)]
+pub(crate) struct Session {
+    pub header: Header,
+    pub cipher: PayloadCipher,
+    pub header_mac: [u8; MAC_LEN],
+}
+
+impl Session {
+    /// A new file's session and its header bytes: fresh salt, the master secret
+    /// (Argon2id for a passphrase), the derived keys and the header MAC.
+    pub fn create(secret: &Secret, options: &Options) -> Result<(Self, [u8; HEADER_LEN]), Error> {
+        let mut salt = [0u8; SALT_LEN];
+        getrandom::fill(&mut salt).map_err(|_| Error::Random)?;
+        let header = Header {
+            algorithm: options.algorithm,
+            key_mode: secret.key_mode(options.cost),
+            chunk_exp: options.chunk_exp,
+            salt,
+        };
+        let keys = secret.file_keys(&header)?;
+        let fields = header.encode();
+        let header_mac = keys.header_mac(&fields);
+        scrub_stack();
+        let mut bytes = [0u8; HEADER_LEN];
+        bytes[..MAC_OFFSET].copy_from_slice(&fields);
+        bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
+        Ok((Session { header, cipher: keys.payload, header_mac }, bytes))
+    }
+
+    /// Reads and checks the header from the start of `input` (checks 1 to 6 of
+    /// docs/FORMAT.md), consuming exactly its 86 bytes.
+    pub fn read(input: &mut impl Read, secret: &Secret) -> Result<Self, Error> {
+        let mut head = [0u8; HEADER_LEN];
+        let got = read_full(input, &mut head).map_err(Error::read)?;
+        Self::from_header_bytes(&head[..got], secret)
+    }
+
+    /// Checks 1 to 6 of docs/FORMAT.md on the first bytes of a file (at most
+    /// [`HEADER_LEN`]).
+    pub fn from_header_bytes(head: &[u8], secret: &Secret) -> Result<Self, Error> {
+        let (header, mac) = Header::parse(head)?;
+        let keys = secret.file_keys(&header)?;
+        let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
+        let verified = keys.verify_header(fields, &mac);
+        scrub_stack();
+        if !verified {
+            let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
+            return Err(DecodeError::WrongKey { passphrase }.into());
+        }
+        Ok(Session { header, cipher: keys.payload, header_mac: mac })
+    }
+
+    /// Plaintext bytes in every chunk but the final one.
+    pub fn chunk_size(&self) -> usize {
+        self.header.chunk_size()
+    }
+}
+
+/// Fills `buf` from `input` until it is full or the input ends; returns the count.
+pub fn read_full(input: &mut (impl Read + ?Sized), buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
