@@ -41,6 +41,8 @@ var (
 	_ [C.GCMSIV_ERR_AUTHENTICATION - statusAuthentication]struct{}
 	_ [statusInternal - C.GCMSIV_ERR_INTERNAL]struct{}
 	_ [C.GCMSIV_ERR_INTERNAL - statusInternal]struct{}
+	_ [statusRandomSource - C.GCMSIV_ERR_RANDOM_SOURCE]struct{}
+	_ [C.GCMSIV_ERR_RANDOM_SOURCE - statusRandomSource]struct{}
 )
 
 type keyHandle = *C.gcmsiv_key

@@ -117,6 +117,7 @@ const (
 	statusNullPointer        = -10
 	statusOverlap            = -11
 	statusInternal           = -12
+	statusRandomSource       = -13
 )
 
 // statusText is gcmsiv_strerror's text for each status (a test compares the
@@ -135,6 +136,7 @@ var statusText = map[int]string{
 	statusNullPointer:        "NULL pointer for a non-empty buffer or a required argument",
 	statusOverlap:            "input and output overlap without being the same buffer",
 	statusInternal:           "internal error",
+	statusRandomSource:       "the operating system's random number generator failed",
 }
 
 // Error is misuse reported before any work (a wrong length, an input over
