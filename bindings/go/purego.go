@@ -228,19 +228,29 @@ func sivTag(auth [2]uint64, enc cipher.Block, nonce, plaintext, aad []byte) [16]
 	return tag
 }
 
-// ctr32le XORs in with the keystream AES(counter), AES(counter + 1), ...,
-// where the counter's first 32 bits, little-endian, wrap modulo 2^32.
-func ctr32le(enc cipher.Block, out, in []byte, counter [16]byte) {
+// ctr32 XORs in with the keystream AES(counter), AES(counter + 1), ...,
+// where the counter is the 32 bits at counter[at:at+4] in the given byte
+// order and wraps modulo 2^32: AES-GCM-SIV's little-endian first word
+// (RFC 8452 section 4), AES-GCM's big-endian last one (SP 800-38D's inc32).
+func ctr32(enc cipher.Block, out, in []byte, counter [16]byte, at int, order binary.ByteOrder) {
 	var ks [16]byte
-	c := binary.LittleEndian.Uint32(counter[:4])
+	c := order.Uint32(counter[at:])
 	for len(in) > 0 {
-		binary.LittleEndian.PutUint32(counter[:4], c)
+		order.PutUint32(counter[at:], c)
 		enc.Encrypt(ks[:], counter[:])
 		n := subtle.XORBytes(out, in, ks[:])
 		out, in = out[n:], in[n:]
 		c++
 	}
 	clear(ks[:])
+}
+
+func ctr32le(enc cipher.Block, out, in []byte, counter [16]byte) {
+	ctr32(enc, out, in, counter, 0, binary.LittleEndian)
+}
+
+func ctr32be(enc cipher.Block, out, in []byte, counter [16]byte) {
+	ctr32(enc, out, in, counter, 12, binary.BigEndian)
 }
 
 func sivSeal(k keyHandle, out []byte, tag *[16]byte, nonce, plaintext, aad []byte) {
@@ -263,19 +273,14 @@ func sivOpen(k keyHandle, out, nonce, body, tag, aad []byte) bool {
 	if subtle.ConstantTimeCompare(want[:], tag) == 1 {
 		return true
 	}
-	unrelease(enc, out[:len(body)], body, counter, ctr32le)
-	return false
-}
-
-// unrelease takes back the plaintext of a message that failed
-// authentication: in place (out and body the same memory), the keystream is
-// applied again, which restores the ciphertext; otherwise out is zeroed.
-func unrelease(enc cipher.Block, out, body []byte, counter [16]byte, ctr func(cipher.Block, []byte, []byte, [16]byte)) {
-	if len(out) > 0 && &out[0] == &body[0] {
-		ctr(enc, out, out, counter)
-		return
+	// Take the plaintext back: in place (out and body the same memory), the
+	// keystream applied again restores the ciphertext; otherwise out is zeroed.
+	if out = out[:len(body)]; len(out) > 0 && &out[0] == &body[0] {
+		ctr32le(enc, out, out, counter)
+	} else {
+		clear(out)
 	}
-	clear(out)
+	return false
 }
 
 // AES-GCM, NIST SP 800-38D, with GHASH computed by POLYVAL (RFC 8452
@@ -324,39 +329,16 @@ func ghashPadded(p *polyval, data []byte) {
 }
 
 // gcmJ0 is the pre-counter block: the nonce || 0^31 || 1 for 12-byte nonces,
-// else GHASH of the nonce with its length.
+// else GHASH(pad(nonce) || 0^64 || BE64(bits of nonce)), which is ghash with
+// no associated data and the nonce in the ciphertext's place.
 func gcmJ0(k keyHandle, nonce []byte) [16]byte {
-	var j0 [16]byte
 	if len(nonce) == 12 {
+		var j0 [16]byte
 		copy(j0[:], nonce)
 		j0[15] = 1
 		return j0
 	}
-	var p polyval
-	p.init(k.h)
-	ghashPadded(&p, nonce)
-	var lengths [16]byte
-	binary.BigEndian.PutUint64(lengths[8:], uint64(len(nonce))*8)
-	r := reverse16(lengths)
-	p.updateBlock(r[:])
-	s := p.sum()
-	p.wipe()
-	return reverse16(s)
-}
-
-// ctr32be XORs in with AES(counter), AES(inc32(counter)), ...: the last 32
-// bits, big-endian, wrap modulo 2^32 (SP 800-38D's inc32).
-func ctr32be(enc cipher.Block, out, in []byte, counter [16]byte) {
-	var ks [16]byte
-	c := binary.BigEndian.Uint32(counter[12:])
-	for len(in) > 0 {
-		binary.BigEndian.PutUint32(counter[12:], c)
-		enc.Encrypt(ks[:], counter[:])
-		n := subtle.XORBytes(out, in, ks[:])
-		out, in = out[n:], in[n:]
-		c++
-	}
-	clear(ks[:])
+	return ghash(k.h, nil, nonce)
 }
 
 // gcmTag is the full 16-byte tag: AES(J0) XOR GHASH(aad, ciphertext).
