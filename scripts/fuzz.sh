@@ -8,7 +8,9 @@
 # The targets (SECURITY.md, "Fuzzing", says what each checks and how long they have run):
 # - fuzz/ (cargo +nightly fuzz: libFuzzer, AddressSanitizer): aead_differential, our
 #   AES-GCM-SIV and AES-GCM on every backend against RustCrypto and aws-lc-rs; c_abi, the
-#   C ABI with arbitrary lengths, NULLs and overlapping buffers. aead_differential runs
+#   C ABI with arbitrary lengths, NULLs and overlapping buffers; stream_decrypt, the file
+#   format's readers (every in-order reader, random access) on arbitrary files, which
+#   must agree and release only authenticated bytes. aead_differential runs
 #   once more for each register width below the host's widest (--cfg gcmsiv_max_width).
 # - bindings/go: Go's native fuzzer on FuzzOpen (the Go binding's decrypt path).
 # - bindings/python/fuzz/fuzz_decrypt.py: atheris on the Python package's decrypt paths,
@@ -68,10 +70,12 @@ rust_target() {
     local variant=$1 target=$2 flags="" dir="fuzz/target/variant-$1"
     [ "$variant" != default ] && flags="--cfg gcmsiv_max_width=\"$variant\""
     mkdir -p "$dir/corpus/$target"
+    local dict=()
+    [ -f "fuzz/dict/$target.dict" ] && dict=(-dict="fuzz/dict/$target.dict")
     # New inputs go to the first folder; the committed seeds are only read.
     RUSTFLAGS="$flags" cargo +nightly fuzz run --fuzz-dir fuzz --target-dir "$dir" "${features[@]}" \
         "$target" "$dir/corpus/$target" "fuzz/corpus/$target" -- \
-        -max_total_time="$secs" -max_len=4096 -timeout=20 -print_final_stats=1
+        -max_total_time="$secs" -max_len=8192 -timeout=20 -print_final_stats=1 "${dict[@]}"
 }
 
 for variant in "${variants[@]}"; do
@@ -82,7 +86,7 @@ for variant in "${variants[@]}"; do
     RUSTFLAGS="$flags" cargo +nightly fuzz build --fuzz-dir fuzz --target-dir "fuzz/target/variant-$variant" "${features[@]}"
     printf 'fuzz: build took %s s\n' "$((SECONDS - start))"
     targets=(aead_differential)
-    [ "$variant" = default ] && targets+=(c_abi)
+    [ "$variant" = default ] && targets+=(c_abi stream_decrypt)
     for target in "${targets[@]}"; do
         step "fuzz: $target ($variant width), $secs s"
         timed "$target/$variant" "fuzz/target/variant-$variant/$target.log" rust_target "$variant" "$target"
