@@ -69,6 +69,9 @@ fn cli(cli: &Path, args: &[&Path], verb: &str, key: &Path) -> Duration {
     start.elapsed()
 }
 
+/// One way of encrypting or decrypting the file, timed.
+type Way = (&'static str, Box<dyn Fn() -> Duration>);
+
 fn main() -> io::Result<()> {
     let args = args();
     let size = args.size_mib << 20;
@@ -89,8 +92,8 @@ fn main() -> io::Result<()> {
         }
     }
     let options = Options::new();
-    let ways: Vec<(&str, Box<dyn Fn() -> Duration>)> = {
-        let mut ways: Vec<(&str, Box<dyn Fn() -> Duration>)> = Vec::new();
+    let ways: Vec<Way> = {
+        let mut ways: Vec<Way> = Vec::new();
         if let Some(tool) = args.cli.clone() {
             let (p, s, k) = (plain.clone(), sealed.clone(), key_path.clone());
             ways.push(("encrypt: gcmsiv tool", Box::new(move || cli(&tool, &[&p, &s], "encrypt", &k))));
