@@ -1,6 +1,6 @@
 'use strict';
 // Streaming throughput through the Node.js binding, beside the Rust library's
-// (crates/gcmsiv-stream/examples/throughput.rs, the same shape): MIB MiB
+// (crates/gcmsiv-stream/examples/memory_throughput.rs, the same shape): MIB MiB
 // (default 256) of plaintext in memory through createEncryptStream (written in
 // 1 MiB pieces, the file joined in memory as the Rust figure "into a Vec") and
 // createDecryptStream (fed the file in 1 MiB pieces, the output counted), 64 KiB

@@ -9,7 +9,7 @@ import java.util.Arrays;
 
 /**
  * Streaming throughput through the Java binding, beside the Rust library's
- * (crates/gcmsiv-stream/examples/throughput.rs, the same shape): MIB MiB (default 256) of
+ * (crates/gcmsiv-stream/examples/memory_throughput.rs, the same shape): MIB MiB (default 256) of
  * plaintext in memory through GcmsivOutputStream (written in 1 MiB pieces) and GcmsivInputStream
  * (read in 1 MiB pieces), 64 KiB chunks, AES-256-GCM-SIV; best of 3. Then one 64 KiB read at an
  * aligned offset through GcmsivChannel, with the bytes it read.
