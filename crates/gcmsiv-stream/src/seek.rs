@@ -338,7 +338,10 @@ impl RandomAccess {
         if first_chunk > self.geometry.final_index {
             return Err(Error::Invalid("chunk index past the final chunk"));
         }
-        let layout = Layout::new(self.geometry.chunk_size, true);
+        let mut layout = Layout::new(self.geometry.chunk_size, true);
+        // A batch no larger than the chunks given: a read of one chunk
+        // allocates one slot, not a whole batch of about 2 MiB.
+        layout.per_batch = layout.per_batch.min(stored.len().div_ceil(layout.slot()).max(1));
         let mut batch = Batch::new(layout);
         let (mut next, mut at) = (first_chunk, 0);
         while at < stored.len() {
