@@ -58,7 +58,10 @@ pub(crate) fn decrypt<'py>(
 
 /// `(data, associated_data)` pairs from any iterable, copied if not `bytes` (the iterable
 /// may change a buffer before it yields the next item). Errors name the item.
-fn read_items<'py>(items: &Bound<'py, PyAny>, first: &str) -> PyResult<Vec<(ByteView<'py>, Option<ByteView<'py>>)>> {
+fn read_items<'py>(
+    items: &Bound<'py, PyAny>,
+    first: &str,
+) -> PyResult<Vec<(ByteView<'py>, Option<ByteView<'py>>)>> {
     let mut read = Vec::with_capacity(items.len().unwrap_or(0));
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
@@ -66,7 +69,12 @@ fn read_items<'py>(items: &Bound<'py, PyAny>, first: &str) -> PyResult<Vec<(Byte
             PyTypeError::new_err(format!("items[{i}] must be a ({first}, associated_data) tuple"))
         })?;
         let at = |field: String| {
-            move |e: PyErr| PyErr::from_type(e.get_type(items.py()), format!("items[{i}] {field}: {}", e.value(items.py())))
+            move |e: PyErr| {
+                PyErr::from_type(
+                    e.get_type(items.py()),
+                    format!("items[{i}] {field}: {}", e.value(items.py())),
+                )
+            }
         };
         let data: ByteView<'py> = tuple.get_borrowed_item(0)?.extract().map_err(at(first.to_owned()))?;
         let aad: Option<ByteView<'py>> =

@@ -117,11 +117,10 @@ impl StreamSecret {
     fn from_key_file(path: PathBuf) -> PyResult<Self> {
         match MasterKey::load(&path) {
             Ok(key) => Ok(StreamSecret(Secret::Key(key))),
-            Err(Error::Read(e)) => Err(io::Error::new(
-                e.kind(),
-                format!("cannot read the key file {}: {e}", path.display()),
-            )
-            .into()),
+            Err(Error::Read(e)) => {
+                Err(io::Error::new(e.kind(), format!("cannot read the key file {}: {e}", path.display()))
+                    .into())
+            }
             Err(other) => Err(PyValueError::new_err(format!("{}: {other}", path.display()))),
         }
     }

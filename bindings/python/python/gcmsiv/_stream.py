@@ -15,7 +15,8 @@ import io
 import os
 from typing import Any
 
-from gcmsiv._gcmsiv import (
+# The compiled module's private classes have no stubs: src/stream.rs documents them.
+from gcmsiv._gcmsiv import (  # type: ignore[import-not-found]
     _STREAM_HEADER_LEN,
     _OpenStream,
     _RandomAccess,
@@ -144,7 +145,10 @@ class GcmsivFile(io.BufferedIOBase):
                 raise ValueError("the Argon2id cost applies only to a passphrase")
             cost = None
             if passphrase is not None:
-                cost = tuple(d if v is None else _int(v, n) for v, d, n in zip(argon2, _DEFAULT_ARGON2, _ARGON2_NAMES))
+                cost = tuple(
+                    d if v is None else _int(v, n)
+                    for v, d, n in zip(argon2, _DEFAULT_ARGON2, _ARGON2_NAMES, strict=True)
+                )
             size = _DEFAULT_CHUNK_SIZE if chunk_size is None else _int(chunk_size, "chunk_size")
             if not isinstance(algorithm, str):
                 raise TypeError("algorithm must be 'aes256' or 'aes128'")
@@ -404,7 +408,7 @@ class _Reader(io.RawIOBase):
             return n
 
     def readall(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
             if not self._pending:
                 # Fills `_pending`, or returns b"" at the end (or raises).
@@ -441,7 +445,7 @@ class _Reader(io.RawIOBase):
 
     def _read_at(self, offset: int, length: int) -> bytes:
         self._fp.seek(self._start + offset)
-        parts = []
+        parts: list[bytes] = []
         while length > 0:
             data = self._fp.read(length)
             if not data:
@@ -525,7 +529,11 @@ def _int(value: Any, name: str) -> int:
 
 
 def _secret(key: Any, key_file: Any, passphrase: Any) -> _StreamSecret:
-    given = [name for name, v in (("key", key), ("key_file", key_file), ("passphrase", passphrase)) if v is not None]
+    given = [
+        name
+        for name, v in (("key", key), ("key_file", key_file), ("passphrase", passphrase))
+        if v is not None
+    ]
     if len(given) != 1:
         raise TypeError(
             "give exactly one of key, key_file and passphrase"
