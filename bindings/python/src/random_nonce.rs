@@ -58,10 +58,7 @@ pub(crate) fn decrypt<'py>(
 
 /// `(data, associated_data)` pairs from any iterable, copied if not `bytes` (the iterable
 /// may change a buffer before it yields the next item). Errors name the item.
-fn read_items<'py>(
-    items: &Bound<'py, PyAny>,
-    first: &str,
-) -> PyResult<Vec<(ByteView<'py>, Option<ByteView<'py>>)>> {
+fn read_items<'py>(items: &Bound<'py, PyAny>, first: &str) -> PyResult<Vec<Item<'py>>> {
     let mut read = Vec::with_capacity(items.len().unwrap_or(0));
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
@@ -84,7 +81,13 @@ fn read_items<'py>(
     Ok(read)
 }
 
-fn snapshots<'a>(items: &'a [(ByteView<'_>, Option<ByteView<'_>>)]) -> (Vec<(&'a [u8], &'a [u8])>, usize) {
+/// One item of a batch: data (or sealed) and the associated data, each `bytes` or a copy.
+type Item<'py> = (ByteView<'py>, Option<ByteView<'py>>);
+
+/// `(associated_data, data)` slices, as the core's batch calls take them.
+type Pairs<'a> = Vec<(&'a [u8], &'a [u8])>;
+
+fn snapshots<'a>(items: &'a [Item<'_>]) -> (Pairs<'a>, usize) {
     let mut work = 0;
     let pairs = items
         .iter()
