@@ -644,8 +644,8 @@ def test_usable_after_fork(tmp_path: pathlib.Path) -> None:
 
 def _cli() -> str | None:
     found = os.environ.get("GCMSIV_CLI") or shutil.which("gcmsiv")
-    built = REPO_ROOT / "target" / "release" / "gcmsiv"
-    return found or (str(built) if built.is_file() else None)
+    built = [REPO_ROOT / "target" / profile / "gcmsiv" for profile in ("release", "debug")]
+    return found or next((str(path) for path in built if path.is_file()), None)
 
 
 @pytest.mark.skipif(_cli() is None, reason="no gcmsiv tool: build it (cargo build --release -p gcmsiv-cli)")

@@ -323,11 +323,16 @@ class GcmsivFile(io.BufferedIOBase):
     def _release(self) -> None:
         fileobj, self._fileobj = self._fileobj, None
         self._seal = None
+        buffer = getattr(self, "_buffer", None)
         try:
-            if self._owns and fileobj is not None:
-                fileobj.close()
+            if buffer is not None:
+                buffer.close()  # and the reader, with the secret
         finally:
-            super().close()
+            try:
+                if self._owns and fileobj is not None:
+                    fileobj.close()
+            finally:
+                super().close()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is not None and getattr(self, "_writing", False):
@@ -363,7 +368,7 @@ class _Reader(io.RawIOBase):
 
     def __init__(self, fileobj: Any, secret: _StreamSecret) -> None:
         self._fp = fileobj
-        self._secret = secret
+        self._secret: _StreamSecret | None = secret
         self._seekable = _seekable(fileobj)
         self._start = fileobj.tell() if self._seekable else 0
         self._read_some = getattr(fileobj, "read1", fileobj.read)
@@ -502,7 +507,8 @@ class _Reader(io.RawIOBase):
 
     def close(self) -> None:
         self._pending = self._cache = memoryview(b"")
-        self._stream = self._random = None
+        # The secret (zeroized by its Rust owner when dropped) goes with the file.
+        self._stream = self._random = self._secret = None
         super().close()
 
 
