@@ -3,7 +3,7 @@
 the file and time), with the gcmsiv tool's encrypt and decrypt of the same file beside it
 when a built tool is given (``--cli target/release/gcmsiv``).
 
-    python bench/bench_stream.py [--size-mib 256] [--dir /dev/shm] [--cli PATH]
+    python bench/bench_stream.py [--size-mib 256] [--dir DIR] [--cli PATH]
 
 Best of ``--repeat`` runs; MB/s are 10^6 bytes of plaintext per second.
 """
