@@ -705,3 +705,19 @@ def test_interop_entry_point(tmp_path: pathlib.Path) -> None:
     assert data.startswith((tmp_path / "dec").read_bytes())
     result = run("range", "00" * 32, str(enc), "0", "10", str(tmp_path / "r"))
     assert result.returncode == 1 and result.stderr.startswith("authentication: wrong key")
+
+
+def test_file_inside_a_larger_file() -> None:
+    """Like gzip.open, a file object is read from where it stands; random access too."""
+    key = os.urandom(32)
+    data = os.urandom(10_000)
+    inner = io.BytesIO()
+    with gcmsiv.open(inner, "wb", key=key, chunk_size=1024) as f:
+        f.write(data)
+    outer = io.BytesIO(b"prefix" * 100 + inner.getvalue())
+    outer.seek(600)
+    with gcmsiv.open(outer, key=key) as f:
+        assert f.read(100) == data[:100]
+        f.seek(5000)
+        assert f.read(3000) == data[5000:8000]
+        assert f.seek(0, io.SEEK_END) == len(data)
