@@ -339,6 +339,10 @@ impl RandomAccess {
             return Err(Error::Invalid("chunk index past the final chunk"));
         }
         let layout = Layout::new(self.geometry.chunk_size, true);
+        // No bigger than the chunks `stored` holds: a one-chunk read must not allocate
+        // (and the kernel zero) a whole batch of about 2 MiB.
+        let held = stored.len().div_ceil(layout.slot()).max(1);
+        let layout = Layout { per_batch: layout.per_batch.min(held), ..layout };
         let mut batch = Batch::new(layout);
         let (mut next, mut at) = (first_chunk, 0);
         while at < stored.len() {
