@@ -33,15 +33,38 @@
 //! - `aead.rs`: one message per call: `gcmsiv_{encrypt,decrypt}` and their
 //!   `_detached` forms.
 //! - `batch.rs`: many messages per call: `gcmsiv_{encrypt,decrypt}_batch`.
+//! - `random.rs`: nonce-managed messages, the nonce drawn by the library
+//!   and placed in front: `gcmsiv_{encrypt,decrypt}_random_nonce` and their
+//!   batches.
+//! - `stream.rs`: files and streams in the gcmsiv file format
+//!   (docs/FORMAT.md): secrets, the encryptor and decryptor (push, drain,
+//!   finish), and random access (`gcmsiv_reader_*`).
 
 mod ffi;
 mod sizes;
 mod key;
 mod aead;
 mod batch;
+mod random;
+mod stream;
 
 pub use aead::{gcmsiv_decrypt, gcmsiv_decrypt_detached, gcmsiv_encrypt, gcmsiv_encrypt_detached};
 pub use batch::{GcmsivBatchItem, gcmsiv_decrypt_batch, gcmsiv_encrypt_batch};
+pub use random::{
+    GcmsivSealedItem, gcmsiv_decrypt_random_nonce, gcmsiv_decrypt_random_nonce_batch,
+    gcmsiv_encrypt_random_nonce, gcmsiv_encrypt_random_nonce_batch, gcmsiv_random_nonce_overhead,
+};
+pub use stream::{
+    GcmsivDecryptor, GcmsivEncryptor, GcmsivReader, GcmsivSecret, gcmsiv_decryptor_drain,
+    gcmsiv_decryptor_finish, gcmsiv_decryptor_free, gcmsiv_decryptor_new, gcmsiv_decryptor_pending,
+    gcmsiv_decryptor_push, gcmsiv_encryptor_drain, gcmsiv_encryptor_finish, gcmsiv_encryptor_free,
+    gcmsiv_encryptor_new, gcmsiv_encryptor_new_ex, gcmsiv_encryptor_pending, gcmsiv_encryptor_push,
+    gcmsiv_file_header_bytes, gcmsiv_reader_final_chunk, gcmsiv_reader_free, gcmsiv_reader_new,
+    gcmsiv_reader_read, gcmsiv_reader_size, gcmsiv_reader_span, gcmsiv_reader_verify_final,
+    gcmsiv_secret_free, gcmsiv_secret_new_key, gcmsiv_secret_new_key_file, gcmsiv_secret_new_passphrase,
+    gcmsiv_stream_error_message,
+};
+pub use ffi::{GCMSIV_ERR_FORMAT, GCMSIV_ERR_INVALID, GCMSIV_ERR_STATE, GCMSIV_ERR_TRUNCATED};
 pub use ffi::{
     GCMSIV_ERR_ALGORITHM, GCMSIV_ERR_AUTHENTICATION, GCMSIV_ERR_BACKEND_UNAVAILABLE,
     GCMSIV_ERR_BUFFER_TOO_SMALL, GCMSIV_ERR_INTERNAL, GCMSIV_ERR_KEY_LENGTH, GCMSIV_ERR_NONCE_LENGTH,
