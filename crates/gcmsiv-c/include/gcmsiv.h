@@ -275,7 +275,8 @@ void gcmsiv_secret_free(gcmsiv_secret *secret);
 /* algorithm: GCMSIV_AES_256_GCM_SIV (or 0) or GCMSIV_AES_128_GCM_SIV; chunk_size a
  * power of two from 1024 to 1048576 (0: 65536). _ex: the Argon2id cost for a
  * passphrase (all 0: 65536 KiB, 3 passes, 4 lanes; memory 8 x lanes to 1048576
- * KiB, 1 to 16 passes, 1 to 16 lanes); ignored for a key. */
+ * KiB, 1 to 16 passes, 1 to 16 lanes), checked for a key too but used only for a
+ * passphrase. */
 int gcmsiv_encryptor_new(gcmsiv_encryptor **enc_out, int algorithm, size_t chunk_size,
                          const gcmsiv_secret *secret) GCMSIV_WARN_UNUSED;
 int gcmsiv_encryptor_new_ex(gcmsiv_encryptor **enc_out, int algorithm, size_t chunk_size,

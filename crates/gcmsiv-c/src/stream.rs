@@ -336,7 +336,7 @@ pub unsafe extern "C" fn gcmsiv_encryptor_new(
 /// [`gcmsiv_encryptor_new`] with the Argon2id cost a passphrase is
 /// stretched with (recorded in the header; all 0 for the default, 64 MiB, 3
 /// passes, 4 lanes): memory 8 x lanes to 1048576 KiB, 1 to 16 passes, 1 to
-/// 16 lanes. Ignored for a key.
+/// 16 lanes. Checked for a key too, but used only for a passphrase.
 ///
 /// # Safety
 /// As [`gcmsiv_encryptor_new`].
