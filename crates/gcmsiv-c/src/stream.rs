@@ -32,11 +32,11 @@ use crate::sizes::{GCMSIV_AES_128_GCM_SIV, GCMSIV_AES_256_GCM_SIV};
 use core::ffi::{c_char, c_int};
 use gcmsiv_stream::format::HEADER_LEN;
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, DecodeError, Error, MasterKey, OpenStream, Options, RandomAccess, SealStream, Secret,
+    Algorithm, Argon2Cost, DecodeError, Error, MasterKey, OpenStream, Options, RandomAccess, SealStream,
+    Secret,
 };
 use std::cell::{Cell, RefCell};
 use std::ffi::CString;
-use zeroize::{Zeroize, Zeroizing};
 
 thread_local! {
     /// The message of the last streaming call that failed on this thread.
@@ -82,6 +82,19 @@ fn run(body: impl FnOnce() -> Result<(), c_int>) -> c_int {
         fail(code, &text);
     }
     code
+}
+
+/// Plaintext bytes, wiped when dropped (with the glue's plain fill: a
+/// volatile store a byte, `Zeroizing`'s way, costs as much as the cipher).
+/// The vector is sized before use so that it never moves, which would leave
+/// an unwiped copy behind.
+#[derive(Default)]
+struct Wiped(Vec<u8>);
+
+impl Drop for Wiped {
+    fn drop(&mut self) {
+        gcmsiv_glue::wipe(&mut self.0);
+    }
 }
 
 /// A handle from C, or `GCMSIV_ERR_NULL_POINTER` for NULL.
@@ -280,7 +293,7 @@ unsafe fn drain_into(
     *drained += n;
     if *drained == pending.len() {
         if wipe {
-            pending.as_mut_slice().zeroize();
+            gcmsiv_glue::wipe(pending);
         }
         pending.clear();
         *drained = 0;
@@ -354,7 +367,8 @@ pub unsafe extern "C" fn gcmsiv_encryptor_new_ex(
     unsafe {
         make(enc_out, || {
             let secret = secret_ref(secret)?;
-            let options = options(algorithm, chunk_size, [argon2_memory_kib, argon2_iterations, argon2_lanes])?;
+            let options =
+                options(algorithm, chunk_size, [argon2_memory_kib, argon2_iterations, argon2_lanes])?;
             let stream = SealStream::new(secret, &options).map_err(|e| stream_status(&e))?;
             Ok(GcmsivEncryptor { stream: Some(stream), pending: Vec::new(), drained: 0, failed: GCMSIV_OK })
         })
@@ -368,7 +382,11 @@ pub unsafe extern "C" fn gcmsiv_encryptor_new_ex(
 /// # Safety
 /// `enc` a live encryptor; `in` covers `in_len` readable bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn gcmsiv_encryptor_push(enc: *mut GcmsivEncryptor, r#in: *const u8, in_len: usize) -> c_int {
+pub unsafe extern "C" fn gcmsiv_encryptor_push(
+    enc: *mut GcmsivEncryptor,
+    r#in: *const u8,
+    in_len: usize,
+) -> c_int {
     // SAFETY: the caller's contract.
     let enc = match unsafe { handle(enc) } {
         Ok(enc) => enc,
@@ -475,7 +493,7 @@ pub struct GcmsivDecryptor {
     /// Authenticated plaintext not yet drained: `pending[drained..]`. Sized
     /// before each push so that it never moves (which would leave a copy
     /// behind), wiped once drained and when freed.
-    pending: Zeroizing<Vec<u8>>,
+    pending: Wiped,
     drained: usize,
     /// Set after a panic: every later call fails.
     poisoned: bool,
@@ -504,7 +522,7 @@ pub unsafe extern "C" fn gcmsiv_decryptor_new(
             let secret = secret_ref(secret)?;
             Ok(GcmsivDecryptor {
                 stream: OpenStream::new(secret),
-                pending: Zeroizing::new(Vec::new()),
+                pending: Wiped::default(),
                 drained: 0,
                 poisoned: false,
             })
@@ -521,7 +539,11 @@ pub unsafe extern "C" fn gcmsiv_decryptor_new(
 /// # Safety
 /// `dec` a live decryptor; `in` covers `in_len` readable bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn gcmsiv_decryptor_push(dec: *mut GcmsivDecryptor, r#in: *const u8, in_len: usize) -> c_int {
+pub unsafe extern "C" fn gcmsiv_decryptor_push(
+    dec: *mut GcmsivDecryptor,
+    r#in: *const u8,
+    in_len: usize,
+) -> c_int {
     // SAFETY: the caller's contract.
     let dec = match unsafe { handle(dec) } {
         Ok(dec) => dec,
@@ -530,11 +552,11 @@ pub unsafe extern "C" fn gcmsiv_decryptor_push(dec: *mut GcmsivDecryptor, r#in: 
     if dec.poisoned {
         return fail(GCMSIV_ERR_INTERNAL, "the decryptor failed before");
     }
-    if dec.drained < dec.pending.len() {
+    if dec.drained < dec.pending.0.len() {
         return fail(GCMSIV_ERR_STATE, "output is pending: drain it before pushing more");
     }
     let chunk_size = dec.stream.header().map_or(1 << 20, |h| h.chunk_size());
-    let (stream, pending) = (&mut dec.stream, &mut dec.pending);
+    let (stream, pending) = (&mut dec.stream, &mut dec.pending.0);
     let code = run(|| {
         // SAFETY: the caller's contract.
         let bytes = unsafe { input(r#in, in_len) }?;
@@ -543,8 +565,8 @@ pub unsafe extern "C" fn gcmsiv_decryptor_push(dec: *mut GcmsivDecryptor, r#in: 
     });
     if code == GCMSIV_ERR_INTERNAL {
         dec.poisoned = true;
-        dec.pending.as_mut_slice().zeroize();
-        dec.pending.clear();
+        gcmsiv_glue::wipe(&mut dec.pending.0);
+        dec.pending.0.clear();
     }
     code
 }
@@ -576,7 +598,7 @@ pub unsafe extern "C" fn gcmsiv_decryptor_finish(dec: *mut GcmsivDecryptor) -> c
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_decryptor_pending(dec: *const GcmsivDecryptor) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { dec.as_ref() }.map_or(0, |d| d.pending.len() - d.drained)
+    unsafe { dec.as_ref() }.map_or(0, |d| d.pending.0.len() - d.drained)
 }
 
 /// Moves up to `out_cap` bytes of pending plaintext into `out`; `*out_len`
@@ -601,7 +623,7 @@ pub unsafe extern "C" fn gcmsiv_decryptor_drain(
         Err(code) => return fail(code, "NULL decryptor"),
     };
     // SAFETY: the caller's contract.
-    run(|| unsafe { drain_into(&mut dec.pending, &mut dec.drained, out, out_cap, out_len, true) })
+    run(|| unsafe { drain_into(&mut dec.pending.0, &mut dec.drained, out, out_cap, out_len, true) })
 }
 
 /// Frees a decryptor, wiping the plaintext it held. NULL is ignored.
@@ -795,7 +817,10 @@ pub unsafe extern "C" fn gcmsiv_reader_read(
             return Err(GCMSIV_ERR_BUFFER_TOO_SMALL);
         }
         if (stored_len as u64) < span.file_len {
-            return Err(fail(GCMSIV_ERR_TRUNCATED, "fewer stored bytes than the span: the file is truncated"));
+            return Err(fail(
+                GCMSIV_ERR_TRUNCATED,
+                "fewer stored bytes than the span: the file is truncated",
+            ));
         }
         if stored_len as u64 != span.file_len {
             return Err(fail(GCMSIV_ERR_INVALID, "more stored bytes than the span"));
@@ -805,10 +830,13 @@ pub unsafe extern "C" fn gcmsiv_reader_read(
         let (stored, out) = unsafe { (input(stored, stored_len)?, output(out, want)?) };
         // Whole chunks of plaintext, never more than the stored bytes: the
         // buffer never moves, and is wiped when dropped.
-        let mut plain = Zeroizing::new(Vec::with_capacity(stored_len));
-        reader.access.open(span.first_chunk, stored, &mut plain).map_err(|e| stream_status(&e))?;
+        let mut plain = Wiped(Vec::with_capacity(stored_len));
+        reader.access.open(span.first_chunk, stored, &mut plain.0).map_err(|e| stream_status(&e))?;
         let skip = span.skip as usize;
-        let got = plain.get(skip..skip + want).ok_or_else(|| fail(GCMSIV_ERR_INTERNAL, "internal error: span"))?;
+        let got = plain
+            .0
+            .get(skip..skip + want)
+            .ok_or_else(|| fail(GCMSIV_ERR_INTERNAL, "internal error: span"))?;
         out.copy_from_slice(got);
         // SAFETY: checked non-null; writable by the contract.
         unsafe { out_len.write(want) };
