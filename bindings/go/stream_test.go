@@ -453,3 +453,58 @@ func TestFileMisuse(t *testing.T) {
 		t.Fatalf("Read after Close: %v", err)
 	}
 }
+
+// go test -run XXX -bench File -benchtime 3x: one 256 MiB file through the
+// writer and the reader (in memory), and one 64 KiB range of it.
+func BenchmarkFile(b *testing.B) {
+	pt := make([]byte, 256<<20)
+	rand.New(rand.NewSource(1)).Read(pt)
+	var file bytes.Buffer
+	b.Run("write", func(b *testing.B) {
+		b.SetBytes(int64(len(pt)))
+		for i := 0; i < b.N; i++ {
+			file.Reset()
+			w, _ := NewFileWriter(&file, testKey, nil)
+			for at := 0; at < len(pt); at += 1 << 20 {
+				w.Write(pt[at : at+1<<20])
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	buf := make([]byte, 1<<20)
+	b.Run("read", func(b *testing.B) {
+		b.SetBytes(int64(len(pt)))
+		for i := 0; i < b.N; i++ {
+			r, _ := NewFileReader(bytes.NewReader(file.Bytes()), testKey)
+			total := 0
+			for {
+				n, err := r.Read(buf)
+				total += n
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if total != len(pt) {
+				b.Fatal(total)
+			}
+		}
+	})
+	b.Run("range64KiB", func(b *testing.B) {
+		buf := make([]byte, 65536)
+		for i := 0; i < b.N; i++ {
+			ra, err := NewFileReaderAt(bytes.NewReader(file.Bytes()), int64(file.Len()), testKey)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := ra.ReadAt(buf, 128<<20); err != nil {
+				b.Fatal(err)
+			}
+			ra.Close()
+		}
+	})
+}
