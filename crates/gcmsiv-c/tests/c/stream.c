@@ -440,7 +440,8 @@ static void tampering(void) {
 static void misuse(void) {
     uint8_t k[32] = {7}, buf[4096];
     size_t n = 5;
-    gcmsiv_secret *s = (gcmsiv_secret *)buf;
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 7);
+    gcmsiv_secret *s = (gcmsiv_secret *)buf; /* not NULL: a failed call must set it so */
     CHECK(gcmsiv_secret_new_key(&s, k, 31) == GCMSIV_ERR_KEY_LENGTH && s == NULL, "short key");
     CHECK(gcmsiv_secret_new_key(NULL, k, 32) == GCMSIV_ERR_NULL_POINTER, "NULL out");
     CHECK(gcmsiv_secret_new_key(&s, NULL, 32) == GCMSIV_ERR_NULL_POINTER, "NULL key");
