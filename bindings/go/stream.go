@@ -102,6 +102,11 @@ func ParseKeyFile(text []byte) (Secret, error) {
 	return s, nil
 }
 
+// Wipe zeroes the secret's bytes (shared by every copy of this Secret), once
+// no writer or reader is still to be made from it: those made already keep
+// their own copy in the C library, zeroized when they are closed.
+func (s Secret) Wipe() { clear(s.bytes) }
+
 // make builds the C secret; the caller frees it.
 func (s Secret) make() (*C.gcmsiv_secret, error) {
 	var c *C.gcmsiv_secret
@@ -355,7 +360,8 @@ func (r *FileReader) Close() error {
 // FileReaderAt reads any range of a gcmsiv file's plaintext, authenticating
 // only the chunks it touches: a 64 KiB range of a file with 64 KiB chunks
 // costs one or two chunks' work, whatever the file's size. Safe for
-// concurrent use, as io.ReaderAt asks (if the source is).
+// concurrent use, as io.ReaderAt asks (if the source is). For a seekable
+// reader: io.NewSectionReader(f, 0, f.Size()).
 type FileReaderAt struct {
 	mu   sync.RWMutex // Close against reads in flight
 	src  io.ReaderAt

@@ -390,6 +390,21 @@ func TestFileReaderAtContract(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
+	// Seek and read through io.SectionReader; a seek past the end reads nothing.
+	sr := io.NewSectionReader(ra, 0, ra.Size())
+	if _, err := sr.Seek(123456, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	head := make([]byte, 1000)
+	if _, err := io.ReadFull(sr, head); err != nil || !bytes.Equal(head, pt[123456:124456]) {
+		t.Fatalf("section reader: %v", err)
+	}
+	if _, err := sr.Seek(int64(len(pt))+100, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := sr.Read(head); n != 0 || err != io.EOF {
+		t.Fatalf("past the end: %d, %v", n, err)
+	}
 	// The source shorter than its stated size: truncated.
 	short := bytes.NewReader(file[:len(file)-100])
 	if _, err := NewFileReaderAt(short, int64(len(file)), testKey); !errors.Is(err, ErrTruncated) {
@@ -426,6 +441,12 @@ func TestFileMisuse(t *testing.T) {
 	}
 	if _, err := NewFileWriter(io.Discard, Passphrase(nil), nil); err == nil {
 		t.Fatal("an empty passphrase")
+	}
+	wiped := FileKey(bytes.Repeat([]byte{1}, 32))
+	copied := wiped
+	wiped.Wipe()
+	if !bytes.Equal(copied.bytes, make([]byte, 32)) {
+		t.Fatal("Wipe")
 	}
 	if _, err := ParseKeyFile([]byte("not a key file")); err == nil || !strings.Contains(err.Error(), "key file") {
 		t.Fatalf("ParseKeyFile: %v", err)
