@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out="${1:-target/java-jar}"
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' bindings/java/Cargo.toml | head -1)
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 cargo build -q --release -p gcmsiv-java
 rm -rf "$out" && mkdir -p "$out/classes" "$out/check"
 javac -Xlint:all -Werror --release 17 -d "$out/classes" bindings/java/java/dev/gcmsiv/*.java

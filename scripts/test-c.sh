@@ -13,6 +13,9 @@ cc=${CC:-cc}
 flags=(-std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -Icrates/gcmsiv-c/include)
 "$cc" "${flags[@]}" crates/gcmsiv-c/tests/c/vectors.c target/release/libgcmsiv_c.a \
     -lpthread -ldl -lm -o "$out/vectors-static"
+# The shared library's SONAME (build.rs) is versioned, as an install names it.
+soname=$(readelf -d target/release/libgcmsiv_c.so | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+ln -sf libgcmsiv_c.so "target/release/$soname"
 "$cc" "${flags[@]}" crates/gcmsiv-c/tests/c/vectors.c -Ltarget/release -lgcmsiv_c \
     -Wl,-rpath,"$PWD/target/release" -o "$out/vectors-shared"
 python3 crates/gcmsiv-c/tests/c/flatten.py "$vectors" > "$out/vectors.txt"

@@ -2,8 +2,10 @@
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
 # tests, rustdoc, the C ABI from C, the Go, Node.js, Java and Python bindings'
-# tests, and the constant-time evidence. Needs Rust (rustfmt, clippy), a C
-# compiler, Go, Node.js, a JDK 17+, Python 3 with venv, and valgrind.
+# tests, every package installed from outside the repository, and the
+# constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler with
+# pkg-config, Go, Node.js with npm, a JDK 17+ with Maven, Python 3 with venv, and
+# valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +28,8 @@ cargo test --features gcmsiv/aead,gcmsiv/research
 step "no secrets left on the stack (optimized build: what stays in registers is the optimizer's choice)"
 cargo test --release -p gcmsiv --test residue
 cargo test --release -p gcmsiv --features force-portable --test residue
+# The file format's key derivation: HKDF's and HMAC's keys and blocks.
+cargo test --release -p gcmsiv-stream --test residue
 
 # The widths this host has below its widest, read from the library's own
 # detection (`gcmsiv info`): on a CPU with AVX-512 the 256-bit path runs here
@@ -72,6 +76,9 @@ scripts/test-java.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
 scripts/test-python.sh
+
+step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository"
+scripts/test-packages.sh
 
 step "constant time: valgrind memcheck with secrets marked undefined (ctgrind)"
 crates/ctcheck/ctgrind.sh

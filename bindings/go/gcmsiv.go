@@ -12,18 +12,23 @@
 // one AES-GCM-SIV key (2^32 for AES-GCM, SP 800-38D); at most 2^36 bytes
 // (64 GiB) per message.
 //
-// Build: the package links the static library of the repository's
-// crates/gcmsiv-c, built first with `cargo build --release -p gcmsiv-c` from
-// the repository root.
+// # Build
+//
+// On linux/amd64 with cgo the package links the C ABI's static library that
+// ships inside the module (prebuilt/linux_amd64, built by the repository's
+// scripts/go-prebuilt.sh, which CI checks is current): `go get` and `go build`
+// need a C compiler, as cgo does, and no Rust toolchain.
+//
+// Everywhere else (other platforms, CGO_ENABLED=0, or the purego build tag)
+// the package is pure Go: the same API and the same results (it passes the same
+// vector tests), on the standard library's crypto/aes and a POLYVAL written in
+// Go. It is slower (no fused or wide kernels, one block at a time), reports the
+// backend "purego", and its constant-time properties are those of crypto/aes on
+// that platform: hardware AES where Go has it (amd64, arm64, s390x, ppc64le),
+// Go's generic table-based AES elsewhere, which is not constant-time. Its
+// POLYVAL and tag comparison are constant-time. Go cannot promise to zeroize
+// the AES key schedules the standard library keeps.
 package gcmsiv
-
-/*
-#cgo CFLAGS: -I${SRCDIR}/../../crates/gcmsiv-c/include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libgcmsiv_c.a -lpthread -ldl -lm
-#include <stdlib.h>
-#include "gcmsiv.h"
-*/
-import "C"
 
 import (
 	"cmp"
@@ -36,22 +41,29 @@ import (
 	"unsafe"
 )
 
+// Version is the gcmsiv release this module belongs to (the repository's one
+// version, kept in step by scripts/version.py).
+const Version = "0.1.0"
+
 // Algorithms, as the C ABI numbers them.
 const (
-	aes128GCMSIV = C.GCMSIV_AES_128_GCM_SIV
-	aes256GCMSIV = C.GCMSIV_AES_256_GCM_SIV
-	aes128GCM    = C.GCMSIV_AES_128_GCM
-	aes256GCM    = C.GCMSIV_AES_256_GCM
+	aes128GCMSIV = 1
+	aes256GCMSIV = 2
+	aes128GCM    = 3
+	aes256GCM    = 4
 )
 
-// Backend chooses the code a key runs on; Auto picks the fastest this CPU has.
+// Backend chooses the code a key runs on; Auto picks the fastest there is.
 type Backend int
 
+// The C ABI's backends (numbered as there), and PureGo, this package's own
+// Go code where the C library is not linked.
 const (
-	Auto       Backend = C.GCMSIV_BACKEND_AUTO
-	Portable   Backend = C.GCMSIV_BACKEND_PORTABLE
-	AesNiClmul Backend = C.GCMSIV_BACKEND_AESNI_CLMUL
-	AesNiVaes  Backend = C.GCMSIV_BACKEND_AESNI_VAES
+	Auto       Backend = 0
+	Portable   Backend = 1
+	AesNiClmul Backend = 2
+	AesNiVaes  Backend = 3
+	PureGo     Backend = -1
 )
 
 func (b Backend) String() string {
@@ -64,17 +76,21 @@ func (b Backend) String() string {
 		return "aesni-clmul"
 	case AesNiVaes:
 		return "aesni-vaes"
+	case PureGo:
+		return "purego"
 	}
 	return fmt.Sprintf("Backend(%d)", int(b))
 }
 
-// Available reports whether this CPU runs the backend.
-func (b Backend) Available() bool { return C.gcmsiv_backend_available(C.int(b)) == 1 }
+// Available reports whether this build runs the backend on this CPU.
+func (b Backend) Available() bool { return backendAvailable(b) }
 
-// Backends lists the backends this CPU runs, portable first, fastest last.
+// Backends lists the backends this build runs on this CPU, slowest first:
+// with the C library, portable, aesni-clmul, aesni-vaes as the CPU has them;
+// in a pure-Go build, purego alone.
 func Backends() []Backend {
 	var out []Backend
-	for _, b := range []Backend{Portable, AesNiClmul, AesNiVaes} {
+	for _, b := range []Backend{PureGo, Portable, AesNiClmul, AesNiVaes} {
 		if b.Available() {
 			out = append(out, b)
 		}
@@ -86,25 +102,75 @@ func Backends() []Backend {
 // Nothing more is said, and no plaintext is released.
 var ErrOpen = errors.New("gcmsiv: message authentication failed")
 
-// Error is misuse reported by the library before any work (a wrong length,
-// an input over the limits): Code is the C ABI's status.
+// The C ABI's status codes (GCMSIV_OK, GCMSIV_ERR_*), which Error.Code holds.
+const (
+	statusOK                 = 0
+	statusAuthentication     = -1
+	statusKeyLength          = -2
+	statusNonceLength        = -3
+	statusTagLength          = -4
+	statusTooLong            = -5
+	statusTooShort           = -6
+	statusBufferTooSmall     = -7
+	statusBackendUnavailable = -8
+	statusAlgorithm          = -9
+	statusNullPointer        = -10
+	statusOverlap            = -11
+	statusInternal           = -12
+	statusRandomSource       = -13
+	// The file format's (streaming; the C library's build only).
+	statusFormat    = -14
+	statusTruncated = -15
+	statusInvalid   = -16
+	statusState     = -17
+)
+
+// statusText is gcmsiv_strerror's text for each status (a test compares the
+// two where the C library is linked).
+var statusText = map[int]string{
+	statusOK:                 "success",
+	statusAuthentication:     "authentication failed",
+	statusKeyLength:          "invalid key length",
+	statusNonceLength:        "invalid nonce length",
+	statusTagLength:          "invalid tag length",
+	statusTooLong:            "input longer than the algorithm allows",
+	statusTooShort:           "ciphertext shorter than the authentication tag",
+	statusBufferTooSmall:     "output buffer too small",
+	statusBackendUnavailable: "backend not supported on this CPU",
+	statusAlgorithm:          "unknown algorithm",
+	statusNullPointer:        "NULL pointer for a non-empty buffer or a required argument",
+	statusOverlap:            "input and output overlap without being the same buffer",
+	statusInternal:           "internal error",
+	statusRandomSource:       "the operating system's random number generator failed",
+	statusFormat:             "not a gcmsiv file, or a corrupted one",
+	statusTruncated:          "the file is truncated (it ends before its final chunk)",
+	statusInvalid:            "an argument the file format does not allow",
+	statusState:              "call out of order (drain pending output first, or the stream is finished)",
+}
+
+// Error is misuse reported before any work (a wrong length, an input over
+// the limits): Code is the C ABI's status.
 type Error struct {
 	Code int
 	Op   string
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("gcmsiv: %s: %s", e.Op, C.GoString(C.gcmsiv_strerror(C.int(e.Code))))
+	text, ok := statusText[e.Code]
+	if !ok {
+		text = "unknown status code"
+	}
+	return fmt.Sprintf("gcmsiv: %s: %s", e.Op, text)
 }
 
-func status(op string, rc C.int) error {
+func status(op string, rc int) error {
 	switch rc {
-	case C.GCMSIV_OK:
+	case statusOK:
 		return nil
-	case C.GCMSIV_ERR_AUTHENTICATION:
+	case statusAuthentication:
 		return ErrOpen
 	default:
-		return &Error{Code: int(rc), Op: op}
+		return &Error{Code: rc, Op: op}
 	}
 }
 
@@ -113,26 +179,19 @@ func status(op string, rc C.int) error {
 // collector does.
 type AEAD struct {
 	mu        sync.RWMutex // Close against calls in flight
-	key       *C.gcmsiv_key
+	key       keyHandle    // nil once closed
 	nonceSize int
 	tagSize   int
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)
 
-func newAEAD(alg C.int, key []byte, tagSize, nonceSize int, backend Backend, short bool) (*AEAD, error) {
-	var k *C.gcmsiv_key
-	var rc C.int
-	if short {
-		rc = C.gcmsiv_key_new_gcm_short_tag_hazardous(&k, alg, ptr(key), C.size_t(len(key)), C.size_t(tagSize), C.int(backend))
-	} else {
-		rc = C.gcmsiv_key_new_ex(&k, alg, ptr(key), C.size_t(len(key)), C.size_t(tagSize), C.int(backend))
-	}
-	runtime.KeepAlive(key)
+func newAEAD(alg int, key []byte, tagSize, nonceSize int, backend Backend, short bool) (*AEAD, error) {
+	k, tagBytes, rc := newKey(alg, key, tagSize, backend, short)
 	if err := status("key", rc); err != nil {
 		return nil, err
 	}
-	a := &AEAD{key: k, nonceSize: nonceSize, tagSize: int(C.gcmsiv_key_tag_bytes(k))}
+	a := &AEAD{key: k, nonceSize: nonceSize, tagSize: tagBytes}
 	runtime.SetFinalizer(a, (*AEAD).Close)
 	return a, nil
 }
@@ -142,7 +201,7 @@ func NewAESGCMSIV(key []byte) (*AEAD, error) { return NewAESGCMSIVWithBackend(ke
 
 // NewAESGCMSIVWithBackend is NewAESGCMSIV on a chosen backend.
 func NewAESGCMSIVWithBackend(key []byte, backend Backend) (*AEAD, error) {
-	alg := C.int(aes128GCMSIV)
+	alg := aes128GCMSIV
 	if len(key) == 32 {
 		alg = aes256GCMSIV
 	}
@@ -157,7 +216,7 @@ func NewAESGCM(key []byte) (*AEAD, error) { return NewAESGCMWithOptions(key, 12,
 // byte; 12 is the one to use) or tag size (12 to 16 bytes), on a backend.
 func NewAESGCMWithOptions(key []byte, nonceSize, tagSize int, backend Backend) (*AEAD, error) {
 	if nonceSize < 1 {
-		return nil, &Error{Code: C.GCMSIV_ERR_NONCE_LENGTH, Op: "key"}
+		return nil, &Error{Code: statusNonceLength, Op: "key"}
 	}
 	return newAEAD(gcmAlg(key), key, tagSize, nonceSize, backend, false)
 }
@@ -167,12 +226,12 @@ func NewAESGCMWithOptions(key []byte, nonceSize, tagSize int, backend Backend) (
 // and on the failed decryptions per key, which the caller must enforce.
 func NewAESGCMShortTagHazardous(key []byte, nonceSize, tagSize int, backend Backend) (*AEAD, error) {
 	if nonceSize < 1 {
-		return nil, &Error{Code: C.GCMSIV_ERR_NONCE_LENGTH, Op: "key"}
+		return nil, &Error{Code: statusNonceLength, Op: "key"}
 	}
 	return newAEAD(gcmAlg(key), key, tagSize, nonceSize, backend, true)
 }
 
-func gcmAlg(key []byte) C.int {
+func gcmAlg(key []byte) int {
 	if len(key) == 32 {
 		return aes256GCM
 	}
@@ -184,25 +243,26 @@ func (a *AEAD) Close() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.key != nil {
-		C.gcmsiv_key_free(a.key)
+		freeKey(a.key)
 		a.key = nil
 	}
 	runtime.SetFinalizer(a, nil)
 }
 
-// Backend names the code the key runs on: "portable", "aesni-clmul" or "aesni-vaes".
+// Backend names the code the key runs on: "portable", "aesni-clmul" or
+// "aesni-vaes" with the C library, "purego" without it.
 func (a *AEAD) Backend() string {
 	var name string
-	a.with(func(k *C.gcmsiv_key) { name = C.GoString(C.gcmsiv_key_backend(k)) })
+	a.with(func(k keyHandle) { name = keyBackend(k) })
 	return name
 }
 
 // BackendBits is the width of the widest vector registers the key's backend
-// uses on this CPU: 64 (portable), 128 (aesni-clmul), 256 or 512 (aesni-vaes:
-// 512 where the CPU has AVX-512 and runs it at full clock).
+// uses on this CPU: 64 (portable, purego), 128 (aesni-clmul), 256 or 512
+// (aesni-vaes: 512 where the CPU has AVX-512 and runs it at full clock).
 func (a *AEAD) BackendBits() int {
 	var bits int
-	a.with(func(k *C.gcmsiv_key) { bits = int(C.gcmsiv_key_backend_bits(k)) })
+	a.with(func(k keyHandle) { bits = keyBackendBits(k) })
 	return bits
 }
 
@@ -220,22 +280,13 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 
 // with runs f on the key, which Close cannot free meanwhile; it panics if the
 // key is closed (the read lock released either way).
-func (a *AEAD) with(f func(*C.gcmsiv_key)) {
+func (a *AEAD) with(f func(keyHandle)) {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	if a.key == nil {
 		panic("gcmsiv: AEAD used after Close")
 	}
 	f(a.key)
-}
-
-// ptr is the address of b's first byte, or nil for an empty slice (the C ABI
-// takes NULL for empty inputs).
-func ptr(b []byte) *C.uint8_t {
-	if len(b) == 0 {
-		return nil
-	}
-	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
 }
 
 // sliceForAppend extends in by n bytes: head is the whole, tail the new part
@@ -305,11 +356,8 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	}
 	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
 	checkBuffers(out, plaintext, nonce, additionalData)
-	var rc C.int
-	a.with(func(k *C.gcmsiv_key) {
-		rc = C.gcmsiv_encrypt(ptr(out), C.size_t(len(out)), nil, ptr(plaintext), C.size_t(len(plaintext)),
-			ptr(additionalData), C.size_t(len(additionalData)), ptr(nonce), C.size_t(len(nonce)), k)
-	})
+	var rc int
+	a.with(func(k keyHandle) { rc = keySeal(k, out, nonce, plaintext, additionalData) })
 	if err := status("seal", rc); err != nil {
 		panic(err) // only inputs over the limits (2^36 bytes) get here
 	}
@@ -331,11 +379,8 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	}
 	ret, out := sliceForAppend(dst, len(ciphertext)-a.tagSize)
 	checkBuffers(out, ciphertext, nonce, additionalData)
-	var rc C.int
-	a.with(func(k *C.gcmsiv_key) {
-		rc = C.gcmsiv_decrypt(ptr(out), C.size_t(len(out)), nil, ptr(ciphertext), C.size_t(len(ciphertext)),
-			ptr(additionalData), C.size_t(len(additionalData)), ptr(nonce), C.size_t(len(nonce)), k)
-	})
+	var rc int
+	a.with(func(k keyHandle) { rc = keyOpen(k, out, nonce, ciphertext, additionalData) })
 	if err := status("open", rc); err != nil {
 		return nil, err
 	}
@@ -354,13 +399,14 @@ type BatchItem struct {
 }
 
 // SealBatch seals many independent messages under this key in one call. For
-// AES-GCM-SIV keys the per-message set-up of several short messages runs
-// interleaved: on CPUs with VAES about twice the messages per second of one
-// call each for 16- to 64-byte messages. Misuse anywhere (a nonce of the wrong
-// length; Data sharing memory with another item's Data) fails the whole call
-// before any item is touched, with the error in every item's Err too. Each
-// item's bytes are copied in and out of one buffer around the call, which
-// costs less than the cgo calls it saves for short messages.
+// AES-GCM-SIV keys on the C library the per-message set-up of several short
+// messages runs interleaved: on CPUs with VAES about twice the messages per
+// second of one call each for 16- to 64-byte messages. Misuse anywhere (a
+// nonce of the wrong length; Data sharing memory with another item's Data)
+// fails the whole call before any item is touched, with the error in every
+// item's Err too. With the C library each item's bytes are copied in and out
+// of one buffer around the call, which costs less than the cgo calls it saves
+// for short messages.
 func (a *AEAD) SealBatch(items []BatchItem) error { return a.batch(items, true) }
 
 // OpenBatch opens many messages in one call. It returns an error only for
@@ -382,70 +428,12 @@ func (a *AEAD) batch(items []BatchItem, seal bool) (err error) {
 	}()
 	for i := range items {
 		if len(items[i].Nonce) != a.nonceSize {
-			return &Error{Code: C.GCMSIV_ERR_NONCE_LENGTH, Op: "batch"}
+			return &Error{Code: statusNonceLength, Op: "batch"}
 		}
 	}
 	if batchOverlaps(items) {
-		return &Error{Code: C.GCMSIV_ERR_OVERLAP, Op: "batch"}
+		return &Error{Code: statusOverlap, Op: "batch"}
 	}
-	// Every item's bytes are copied into one arena, pinned once, which the
-	// C items (in C memory) point into: pinning each slice instead cost more
-	// than the call for short messages. The arena is zeroed after use (it
-	// held plaintext).
-	total := 0
-	for i := range items {
-		total += len(items[i].Nonce) + len(items[i].AdditionalData) + len(items[i].Data)
-	}
-	arena := make([]byte, total+1)
-	defer clear(arena)
-	var pinner runtime.Pinner
-	pinner.Pin(&arena[0])
-	defer pinner.Unpin()
-	size := C.size_t(len(items)) * C.size_t(unsafe.Sizeof(C.gcmsiv_batch_item{}))
-	cItems := (*C.gcmsiv_batch_item)(C.calloc(1, size))
-	if cItems == nil {
-		panic("gcmsiv: out of memory")
-	}
-	defer C.free(unsafe.Pointer(cItems))
-	view := unsafe.Slice(cItems, len(items))
-	next := 0
-	place := func(b []byte) (*C.uint8_t, C.size_t) {
-		if len(b) == 0 {
-			return nil, 0
-		}
-		at := arena[next : next+len(b)]
-		copy(at, b)
-		next += len(b)
-		return (*C.uint8_t)(unsafe.Pointer(&at[0])), C.size_t(len(b))
-	}
-	for i := range items {
-		it := &items[i]
-		c := &view[i]
-		c.npub, c.npub_len = place(it.Nonce)
-		c.ad, c.ad_len = place(it.AdditionalData)
-		c.data, c.data_len = place(it.Data)
-		*(*[16]byte)(unsafe.Pointer(&c.tag)) = it.Tag
-	}
-	var rc C.int
-	a.with(func(k *C.gcmsiv_key) {
-		if seal {
-			rc = C.gcmsiv_encrypt_batch(cItems, C.size_t(len(items)), k)
-		} else {
-			rc = C.gcmsiv_decrypt_batch(cItems, C.size_t(len(items)), k)
-		}
-	})
-	if err := status("batch", rc); err != nil {
-		return err
-	}
-	for i := range items {
-		it := &items[i]
-		if len(it.Data) > 0 {
-			copy(it.Data, unsafe.Slice((*byte)(unsafe.Pointer(view[i].data)), len(it.Data)))
-		}
-		it.Err = status("open", view[i].status)
-		if seal {
-			it.Tag = *(*[16]byte)(unsafe.Pointer(&view[i].tag))
-		}
-	}
-	return nil
+	a.with(func(k keyHandle) { err = keyBatch(k, items, seal) })
+	return err
 }

@@ -1,4 +1,4 @@
-//go:build cgo && !purego
+//go:build cgo && !purego && linux && amd64
 
 package gcmsiv
 
@@ -81,7 +81,7 @@ func (r *RandomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []b
 		rc = C.gcmsiv_encrypt_random_nonce(ptr(out), C.size_t(len(out)), nil, ptr(plaintext), C.size_t(len(plaintext)),
 			ptr(additionalData), C.size_t(len(additionalData)), k)
 	})
-	if err := status("seal", rc); err != nil {
+	if err := status("seal", int(rc)); err != nil {
 		panic(err) // inputs over the limits (2^36 bytes), or no randomness
 	}
 	return ret
@@ -108,7 +108,7 @@ func (r *RandomNonceAEAD) Open(dst, nonce, sealed, additionalData []byte) ([]byt
 		rc = C.gcmsiv_decrypt_random_nonce(ptr(out), C.size_t(len(out)), nil, ptr(sealed), C.size_t(len(sealed)),
 			ptr(additionalData), C.size_t(len(additionalData)), k)
 	})
-	if err := status("open", rc); err != nil {
+	if err := status("open", int(rc)); err != nil {
 		return nil, err
 	}
 	return ret, nil
@@ -132,7 +132,7 @@ func (r *RandomNonceAEAD) OpenBatch(sealed, additionalData [][]byte) ([][]byte, 
 
 func (r *RandomNonceAEAD) batch(inputs, additionalData [][]byte, seal bool) ([][]byte, []error, error) {
 	if additionalData != nil && len(additionalData) != len(inputs) {
-		return nil, nil, &Error{Code: C.GCMSIV_ERR_TOO_SHORT, Op: "batch: one associated data per message"}
+		return nil, nil, &Error{Code: statusTooShort, Op: "batch: one associated data per message"}
 	}
 	if len(inputs) == 0 {
 		return [][]byte{}, []error{}, nil
@@ -192,13 +192,13 @@ func (r *RandomNonceAEAD) batch(inputs, additionalData [][]byte, seal bool) ([][
 			rc = C.gcmsiv_decrypt_random_nonce_batch(cItems, C.size_t(len(inputs)), k)
 		}
 	})
-	if err := status("batch", rc); err != nil {
+	if err := status("batch", int(rc)); err != nil {
 		return nil, nil, err
 	}
 	results := make([][]byte, len(inputs))
 	errs := make([]error, len(inputs))
 	for i, buf := range bufs {
-		if errs[i] = status("open", view[i].status); errs[i] != nil {
+		if errs[i] = status("open", int(view[i].status)); errs[i] != nil {
 			continue
 		}
 		if seal {

@@ -1,4 +1,4 @@
-//go:build cgo && !purego
+//go:build cgo && !purego && linux && amd64
 
 package gcmsiv
 
@@ -528,4 +528,17 @@ func BenchmarkFile(b *testing.B) {
 			ra.Close()
 		}
 	})
+}
+
+// The file format's status texts are the C library's too.
+func TestFileStatusTextMatchesC(t *testing.T) {
+	for code := statusFormat; code >= statusState-1; code-- {
+		got, ok := statusText[code]
+		if !ok {
+			got = "unknown status code"
+		}
+		if want := cStrerror(code); got != want {
+			t.Errorf("status %d: %q here, %q in C", code, got, want)
+		}
+	}
 }

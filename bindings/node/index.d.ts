@@ -12,7 +12,6 @@ export class GcmsivError extends Error {
     | 'ERR_GCMSIV_NONCE_LENGTH'
     | 'ERR_GCMSIV_TAG_LENGTH'
     | 'ERR_GCMSIV_TOO_LONG'
-    | 'ERR_GCMSIV_TOO_SHORT'
     | 'ERR_GCMSIV_BACKEND_UNAVAILABLE'
     | 'ERR_GCMSIV_ALGORITHM'
     | 'ERR_GCMSIV_BATCH'

@@ -1,11 +1,12 @@
 'use strict';
 // gcmsiv for Node.js: AES-GCM-SIV (RFC 8452) and AES-GCM (NIST SP 800-38D).
-// The native addon (gcmsiv.node, built from src/lib.rs) does the work; this
-// file checks arguments and turns the addon's errors into GcmsivErrors.
+// The native addon (built from src/lib.rs; loader.js finds the one for this
+// platform) does the work; this file checks arguments and turns the addon's
+// errors into GcmsivErrors.
 
-const path = require('node:path');
+const { loadAddon } = require('./loader.js');
 
-const native = require(process.env.GCMSIV_NODE_ADDON || path.join(__dirname, 'gcmsiv.node'));
+const native = loadAddon();
 
 const EMPTY = new Uint8Array(0);
 

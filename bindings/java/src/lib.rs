@@ -142,8 +142,10 @@ pub extern "system" fn Java_dev_gcmsiv_Native_newKey<'l>(
             (AES_GCM, true) => Algorithm::Aes256Gcm,
             _ => return Err(Thrown::Misuse(format!("unknown algorithm {algorithm}"))),
         };
-        let cipher = Cipher::new(algorithm, &key.0, tag_len, backend)?;
-        Ok(Box::into_raw(Box::new(cipher)) as jlong)
+        // Made on the heap in a frame whose stack is zeroed after it:
+        // no copy of the schedule is left behind.
+        let cipher = gcmsiv::scrubbed(|| Cipher::new(algorithm, &key.0, tag_len, backend).map(Box::new))?;
+        Ok(Box::into_raw(cipher) as jlong)
     })
 }
 

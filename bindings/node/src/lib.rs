@@ -61,8 +61,12 @@ impl NativeKey {
                 return Err(misuse("ERR_GCMSIV_ALGORITHM", &format!("unknown algorithm {other:?}")));
             }
         };
-        let cipher = Cipher::new(algorithm, key, tag_length as usize, backend).map_err(js_error)?;
-        Ok(NativeKey { cipher: RefCell::new(Some(Arc::new(cipher))) })
+        // Made in its `Arc` in a frame whose stack is zeroed after it: no
+        // copy of the schedule is left behind.
+        let cipher =
+            gcmsiv::scrubbed(|| Cipher::new(algorithm, key, tag_length as usize, backend).map(Arc::new))
+                .map_err(js_error)?;
+        Ok(NativeKey { cipher: RefCell::new(Some(cipher)) })
     }
 
     fn cipher(&self) -> Result<Arc<Cipher>> {
@@ -238,7 +242,11 @@ fn seal_bytes(cipher: &Cipher, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Re
 
 fn open_bytes(cipher: &Cipher, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Result<Vec<u8>> {
     let tag_len = cipher.tag_len();
-    let body = sealed.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::CiphertextTooShort))?;
+    // The nonce and associated data are the caller's: misuse first. A
+    // ciphertext shorter than a tag is the sender's (an attacker's), so it is
+    // the one authentication failure, as in every other binding.
+    cipher.check_open_lengths(nonce.len(), aad.len(), 0).map_err(js_error)?;
+    let body = sealed.len().checked_sub(tag_len).ok_or_else(|| js_error(Error::Authentication))?;
     cipher.check_open_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
     let mut tag = [0u8; 16];
     tag[..tag_len].copy_from_slice(&sealed[body..]);

@@ -59,7 +59,7 @@ macro_rules! aead_class {
         impl $name {
             #[new]
             fn new(key: ByteView<'_>) -> PyResult<Self> {
-                Ok($name { cipher: Box::new(new_cipher(&key, $algorithms, $key_error)?) })
+                Ok($name { cipher: new_cipher(&key, $algorithms, $key_error)? })
             }
 
             /// Returns a new random key of ``bit_length`` bits (128 or 256) from

@@ -21,19 +21,23 @@ pub(crate) const KEY_LENS: [usize; 2] = [16, 32];
 
 /// A key of one of a class's `algorithms` (AES-128, AES-256) for `key` (any buffer), which
 /// must be 16 or 32 bytes (pyca's `key_error` otherwise), on the fastest backend; the copy
-/// of the key zeroized after use.
+/// of the key zeroized after use. Made on the heap through `gcmsiv::scrubbed`, so no copy
+/// of its schedule stays on the stack.
 pub(crate) fn new_cipher(
     key: &ByteView<'_>,
     algorithms: [Algorithm; 2],
     key_error: &'static str,
-) -> PyResult<Cipher> {
+) -> PyResult<Box<Cipher>> {
     let len = key.len();
     let Some(size) = KEY_LENS.iter().position(|&n| n == len) else {
         return Err(PyValueError::new_err(key_error));
     };
     let mut copy = [0u8; 32];
     key.copy_to(0, &mut copy[..len]);
-    let cipher = Cipher::new(algorithms[size], &copy[..len], TAG_LEN, Backend::select()).map_err(to_py_err);
+    let cipher = gcmsiv::scrubbed(|| {
+        Cipher::new(algorithms[size], &copy[..len], TAG_LEN, Backend::select()).map(Box::new)
+    })
+    .map_err(to_py_err);
     copy.zeroize();
     cipher
 }

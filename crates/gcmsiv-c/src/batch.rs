@@ -31,13 +31,15 @@ pub struct GcmsivBatchItem {
     pub status: c_int,
 }
 
-/// Whether a batch's buffers conflict: two items' data sharing a byte, or
-/// an item's data sharing one with the items array or with any item's
-/// nonce or associated data (which may share bytes with one another: one
-/// nonce array for many items, say). The data spans are sorted (already so,
-/// usually: a check of order comes first), and each read-only span is
-/// looked up among them by binary search.
-fn batch_conflicts(items: &[GcmsivBatchItem]) -> bool {
+/// Whether a batch's buffers conflict: two items' data sharing a byte, an
+/// item's data sharing one with the items array or with any item's nonce or
+/// associated data (which may share bytes with one another: one nonce array
+/// for many items, say), or a nonce or associated data inside the items array
+/// (`array`, `items.len()` items long), which the call writes (statuses,
+/// tags). The data spans are sorted (already so, usually: a check of order
+/// comes first), and each other span is looked up among them by binary
+/// search.
+fn batch_conflicts(array: *const GcmsivBatchItem, items: &[GcmsivBatchItem]) -> bool {
     let mut data: Vec<(usize, usize)> = items
         .iter()
         .filter(|i| i.data_len > 0)
@@ -54,12 +56,15 @@ fn batch_conflicts(items: &[GcmsivBatchItem]) -> bool {
         let i = data.partition_point(|d| d.1 <= start);
         data.get(i).is_some_and(|d| d.0 < end)
     };
-    let array = items.as_ptr() as usize;
-    if hits(array, array.saturating_add(core::mem::size_of_val(items))) {
+    let array = (array as usize, (array as usize).saturating_add(core::mem::size_of_val(items)));
+    if hits(array.0, array.1) {
         return true;
     }
     items.iter().any(|i| {
-        let span = |p: *const u8, len: usize| len > 0 && hits(p as usize, (p as usize).saturating_add(len));
+        let span = |p: *const u8, len: usize| {
+            let (start, end) = (p as usize, (p as usize).saturating_add(len));
+            len > 0 && (hits(start, end) || (start < array.1 && array.0 < end))
+        };
         span(i.npub, i.npub_len) || span(i.ad, i.ad_len)
     })
 }
@@ -72,30 +77,37 @@ type Views<'a> = (&'a [u8], &'a [u8], &'a mut [u8]);
 /// one message at a time. Every pointer and length is checked before any
 /// item is touched; on misuse every item's status is the call's.
 ///
+/// The items are copied out of the caller's array first and written back
+/// (status, and a seal's tag) through raw pointers at the end: no reference
+/// to the array is held while the buffers its items point to are read, and
+/// no nonce or associated data may lie inside it (refused as overlap), so
+/// the writes cannot change what the call reads.
+///
 /// # Safety
 /// `items` covers `count` items whose pointers are as their lengths say.
 unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey, seal: bool) -> c_int {
     let code = guarded(|| {
         // SAFETY: the caller's contract: `count` items, ours for the call.
-        let items = unsafe { output_items(items, count) }?;
-        // SAFETY: the caller's contract.
+        let copies = unsafe { read_items(items, count) }?;
         let run = || -> Result<Vec<(c_int, [u8; TAG_MAX])>, c_int> {
+            // SAFETY: the caller's contract.
             let key = unsafe { key_ref(key) }?;
-            for item in items.iter() {
+            for item in &copies {
                 if seal {
                     key.check_seal(item.npub_len, item.ad_len, item.data_len)?;
                 } else {
                     key.check_open(item.npub_len, item.ad_len, item.data_len)?;
                 }
             }
-            if batch_conflicts(items) {
+            if batch_conflicts(items, &copies) {
                 return Err(GCMSIV_ERR_OVERLAP);
             }
-            let mut views: Vec<Views<'_>> = Vec::with_capacity(items.len());
-            for item in items.iter() {
+            let mut views: Vec<Views<'_>> = Vec::with_capacity(copies.len());
+            for item in &copies {
                 // SAFETY: the caller's contract for each item; the data
                 // buffers share no byte with one another, the other buffers
-                // or the items (checked above).
+                // or the items array, and nothing is read from the array
+                // (checked above).
                 views.push(unsafe {
                     (
                         input(item.npub, item.npub_len)?,
@@ -104,7 +116,7 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
                     )
                 });
             }
-            let tags: Vec<[u8; TAG_MAX]> = items.iter().map(|i| i.tag).collect();
+            let tags: Vec<[u8; TAG_MAX]> = copies.iter().map(|i| i.tag).collect();
             let cipher = &key.cipher;
             if cipher.algorithm().is_nonce_misuse_resistant() {
                 siv_batch(views, tags, seal, |i| cipher.encrypt_batch(i), |i, r| cipher.decrypt_batch(i, r))
@@ -114,16 +126,16 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
         };
         match run() {
             Ok(outcomes) => {
-                for (item, (code, tag)) in items.iter_mut().zip(outcomes) {
-                    item.status = code;
-                    if seal {
-                        item.tag = tag;
-                    }
+                for (i, (code, tag)) in outcomes.into_iter().enumerate() {
+                    // SAFETY: item `i` of the caller's array; no view of any
+                    // buffer is left.
+                    unsafe { write_item(items, i, code, seal.then_some(&tag)) };
                 }
                 Ok(())
             }
             Err(code) => {
-                items.iter_mut().for_each(|item| item.status = code);
+                // SAFETY: as above.
+                (0..copies.len()).for_each(|i| unsafe { write_item(items, i, code, None) });
                 Err(code)
             }
         }
@@ -132,10 +144,11 @@ unsafe fn batch(items: *mut GcmsivBatchItem, count: usize, key: *const GcmsivKey
         // A panic: no item counts as done, and none may hold plaintext that
         // a cut-short open left unauthenticated.
         // SAFETY: the caller's contract, as above (the panic ended every
-        // borrow of the items).
-        if let Ok(items) = unsafe { output_items(items, count) } {
-            for item in items {
-                item.status = GCMSIV_ERR_INTERNAL;
+        // view of the buffers).
+        if let Ok(copies) = unsafe { read_items(items, count) } {
+            for (i, item) in copies.iter().enumerate() {
+                // SAFETY: as above.
+                unsafe { write_item(items, i, GCMSIV_ERR_INTERNAL, None) };
                 if !seal {
                     // SAFETY: the item's data, as its length says.
                     unsafe { wipe(item.data, item.data_len) };
@@ -203,14 +216,14 @@ fn gcm_batch(
     Ok(outcomes)
 }
 
+/// A copy of each of the `count` items at `items`, read without a
+/// reference to the array.
+///
 /// # Safety
-/// `items` is NULL with `count` 0, or covers `count` writable items.
-unsafe fn output_items<'a>(
-    items: *mut GcmsivBatchItem,
-    count: usize,
-) -> Result<&'a mut [GcmsivBatchItem], c_int> {
+/// `items` is NULL with `count` 0, or covers `count` readable items.
+unsafe fn read_items(items: *const GcmsivBatchItem, count: usize) -> Result<Vec<GcmsivBatchItem>, c_int> {
     if count == 0 {
-        return Ok(&mut []);
+        return Ok(Vec::new());
     }
     if items.is_null() {
         return Err(GCMSIV_ERR_NULL_POINTER);
@@ -218,8 +231,28 @@ unsafe fn output_items<'a>(
     if count.checked_mul(core::mem::size_of::<GcmsivBatchItem>()).is_none_or(|n| n > isize::MAX as usize) {
         return Err(GCMSIV_ERR_TOO_LONG);
     }
-    // SAFETY: the caller's contract.
-    Ok(unsafe { core::slice::from_raw_parts_mut(items, count) })
+    // SAFETY: the caller's contract; an item is plain data (pointers,
+    // lengths, bytes), valid for any bits C wrote, and `read_unaligned`
+    // asks nothing of the pointer's alignment.
+    Ok((0..count).map(|i| unsafe { items.add(i).read_unaligned() }).collect())
+}
+
+/// Sets item `i`'s status, and its tag if `tag` is given, through the raw
+/// pointer (the rest of the item is left as it is).
+///
+/// # Safety
+/// `items` covers at least `i + 1` writable items, and no reference to
+/// them is live.
+unsafe fn write_item(items: *mut GcmsivBatchItem, i: usize, status: c_int, tag: Option<&[u8; TAG_MAX]>) {
+    // SAFETY: the caller's contract; the field pointers come from
+    // `&raw mut`, no reference is made.
+    unsafe {
+        let item = items.add(i);
+        (&raw mut (*item).status).write_unaligned(status);
+        if let Some(tag) = tag {
+            (&raw mut (*item).tag).write_unaligned(*tag);
+        }
+    }
 }
 
 /// Seals `count` messages in place, each with its own nonce and associated

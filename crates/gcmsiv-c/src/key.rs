@@ -159,9 +159,13 @@ unsafe fn make_key(
     guarded(|| {
         // SAFETY: the caller's contract for `key`.
         let key = unsafe { input(key, key_len) }?;
-        let made = GcmsivKey::new(algorithm, key, tag_len, backend_from(backend)?, short)?;
+        let backend = backend_from(backend)?;
+        // Made on the heap in a frame whose stack is zeroed after it: no
+        // copy of the schedule is left behind.
+        let made =
+            gcmsiv::scrubbed(|| GcmsivKey::new(algorithm, key, tag_len, backend, short).map(Box::new))?;
         // SAFETY: as above.
-        unsafe { key_out.write(Box::into_raw(Box::new(made))) };
+        unsafe { key_out.write(Box::into_raw(made)) };
         Ok(())
     })
 }

@@ -14,11 +14,15 @@ Examples:
   gcmsiv encrypt -k backup.key -o backup.tar.gcmsiv backup.tar
   gcmsiv decrypt -k backup.key -o backup.tar backup.tar.gcmsiv
   tar c data/ | gcmsiv encrypt -p > data.tar.gcmsiv
-  GCMSIV_PASS=... gcmsiv decrypt --passphrase-env GCMSIV_PASS data.tar.gcmsiv | tar x
+  set -o pipefail
+  gcmsiv decrypt --passphrase-file pass.txt data.tar.gcmsiv | tar x
 
 Exit status: 0 success; 1 the input failed authentication or is not a gcmsiv file
 (wrong key, corrupted, truncated); 2 usage error, unusable file or I/O failure;
 130 interrupted (the unfinished output is removed).
+Decrypting to standard output writes each chunk once it is authenticated: a
+truncated or corrupted input leaves a correct prefix there and exit status 1. In a
+pipeline, `set -o pipefail` (bash, zsh, ksh) makes that status the pipeline's.
 The file format is specified in docs/FORMAT.md.";
 
 const KEYGEN_EXAMPLES: &str = "\
@@ -31,17 +35,22 @@ Examples:
   gcmsiv encrypt -k backup.key -o secrets.env.gcmsiv secrets.env
   gcmsiv encrypt -k backup.key --algorithm aes128 big.iso > big.iso.gcmsiv
   tar c data/ | gcmsiv encrypt -p -o data.tar.gcmsiv
+  gcmsiv encrypt --passphrase-file pass.txt -o out.gcmsiv in.bin
+  gcmsiv encrypt --passphrase-fd 3 -o out.gcmsiv in.bin 3< pass.txt
   GCMSIV_PASS=... gcmsiv encrypt --passphrase-env GCMSIV_PASS -o out.gcmsiv in.bin";
 
 const DECRYPT_EXAMPLES: &str = "\
 Examples:
   gcmsiv decrypt -k backup.key -o secrets.env secrets.env.gcmsiv
+  set -o pipefail
   gcmsiv decrypt -k backup.key backup.tar.gcmsiv | tar x
   gcmsiv decrypt -p --force -o data.tar data.tar.gcmsiv
 
 To standard output, each chunk is written once it is authenticated: if the input
 turns out truncated or corrupted, what was written is a correct prefix and the exit
-status is 1. With -o, the file appears only if everything decrypted.";
+status is 1. Without `set -o pipefail` a pipeline's status is its last command's
+(`tar x` may succeed on a prefix that ends between two files): set it. With -o, the
+file appears only if everything decrypted.";
 
 /// Encrypt files with AES-GCM-SIV (RFC 8452): chunked, authenticated, on all cores.
 #[derive(Debug, Parser)]
@@ -77,17 +86,53 @@ pub struct KeygenArgs {
 /// The user's secret: a key file or a passphrase.
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("secret").required(true).multiple(true)
-    .args(["key_file", "passphrase", "passphrase_env"])))]
+    .args(["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])))]
 pub struct Secret {
     /// Key file made by `gcmsiv keygen`
-    #[arg(short, long, value_name = "FILE", conflicts_with_all = ["passphrase", "passphrase_env"])]
+    #[arg(short, long, value_name = "FILE",
+          conflicts_with_all = ["passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])]
     pub key_file: Option<PathBuf>,
     /// Use a passphrase, read from the terminal (stretched with Argon2id)
     #[arg(short, long)]
     pub passphrase: bool,
     /// Use a passphrase, read from the environment variable VAR (for scripts)
-    #[arg(long, value_name = "VAR")]
+    #[arg(long, value_name = "VAR", conflicts_with_all = ["passphrase_file", "passphrase_fd"])]
     pub passphrase_env: Option<OsString>,
+    /// Use a passphrase, read from FILE: its first line, without the line ending
+    #[arg(long, value_name = "FILE", conflicts_with = "passphrase_fd")]
+    pub passphrase_file: Option<PathBuf>,
+    /// Use a passphrase, read from the open file descriptor N (a pipe from a
+    /// password manager, say): its first line, without the line ending
+    #[arg(long, value_name = "N")]
+    pub passphrase_fd: Option<i32>,
+}
+
+impl Secret {
+    /// Where the passphrase comes from (when no key file is given).
+    pub fn passphrase_source(&self) -> PassphraseSource {
+        if let Some(var) = &self.passphrase_env {
+            PassphraseSource::Env(var.clone())
+        } else if let Some(path) = &self.passphrase_file {
+            PassphraseSource::File(path.clone())
+        } else if let Some(fd) = self.passphrase_fd {
+            PassphraseSource::Fd(fd)
+        } else {
+            PassphraseSource::Terminal
+        }
+    }
+}
+
+/// Where a passphrase is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PassphraseSource {
+    /// The terminal, never echoed.
+    Terminal,
+    /// An environment variable.
+    Env(OsString),
+    /// A file's first line.
+    File(PathBuf),
+    /// An open file descriptor's first line.
+    Fd(i32),
 }
 
 /// Options shared by encrypt and decrypt.
@@ -102,7 +147,7 @@ pub struct Common {
     /// Replace the output file if it exists
     #[arg(short, long)]
     pub force: bool,
-    /// No progress bar and no warnings
+    /// No progress bar (warnings about weak or exposed secrets are still shown)
     #[arg(short, long)]
     pub quiet: bool,
     /// Worker threads for sealing and opening chunks [default: one per core]
@@ -139,6 +184,11 @@ pub struct EncryptArgs {
     #[arg(long, value_name = "N", default_value_t = Argon2Cost::DEFAULT.lanes,
           conflicts_with = "key_file", help_heading = "Passphrase cost")]
     pub argon2_lanes: u32,
+    /// Accept Argon2id costs below OWASP's minimum (19 MiB with 2 passes, or its
+    /// equivalents) without a warning: for tests, or for a passphrase with the
+    /// strength of a key
+    #[arg(long, conflicts_with = "key_file", help_heading = "Passphrase cost")]
+    pub allow_weak_argon2: bool,
     /// Chunk size as a power of two (for tests and experiments; 16 = 64 KiB)
     #[arg(long, value_name = "EXP", hide = true, default_value_t = CHUNK_EXP_DEFAULT,
           value_parser = clap::value_parser!(u8).range(i64::from(CHUNK_EXP_MIN)..=i64::from(CHUNK_EXP_MAX)))]
@@ -180,6 +230,15 @@ mod tests {
         assert!(parse(&["gcmsiv", "encrypt", "-p", "in"]).is_ok());
         assert!(parse(&["gcmsiv", "encrypt", "--passphrase-env", "V", "in"]).is_ok());
         assert!(parse(&["gcmsiv", "encrypt", "-p", "--passphrase-env", "V", "in"]).is_ok());
+        assert!(parse(&["gcmsiv", "encrypt", "--passphrase-file", "f", "in"]).is_ok());
+        assert!(parse(&["gcmsiv", "decrypt", "--passphrase-fd", "3", "in"]).is_ok());
+        assert!(
+            parse(&["gcmsiv", "encrypt", "--passphrase-file", "f", "--passphrase-fd", "3", "in"]).is_err()
+        );
+        assert!(
+            parse(&["gcmsiv", "encrypt", "--passphrase-env", "V", "--passphrase-fd", "3", "in"]).is_err()
+        );
+        assert!(parse(&["gcmsiv", "encrypt", "-k", "k", "--passphrase-file", "f", "in"]).is_err());
         assert!(parse(&["gcmsiv", "encrypt", "in"]).is_err());
         assert!(parse(&["gcmsiv", "encrypt", "-k", "k", "-p", "in"]).is_err());
         assert!(parse(&["gcmsiv", "encrypt", "-k", "k", "--argon2-memory", "8", "in"]).is_err());

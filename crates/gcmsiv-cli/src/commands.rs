@@ -12,12 +12,15 @@ use zeroize::Zeroizing;
 
 use gcmsiv_stream::format::HEADER_LEN;
 use gcmsiv_stream::{
-    Algorithm, DecodeError, Decryptor, Encryptor, Header, KEY_FILE_MAX, KeyMode, MasterKey, Options, Secret,
+    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Header, KEY_FILE_MAX, KeyMode, MasterKey,
+    Options, Secret,
 };
 
-use crate::cli::{AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, Secret as Secret_};
+use crate::cli::{
+    AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, PassphraseSource, Secret as Secret_,
+};
 use crate::error::{Failure, io_reason};
-use crate::output::{Destination, temp_beside};
+use crate::output::{Destination, sync_parent_dir, temp_beside};
 use crate::{passphrase, progress};
 
 const TO_TERMINAL_HINT: &str = "use -o FILE or redirect standard output";
@@ -57,6 +60,8 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
         io::ErrorKind::AlreadyExists => exists(),
         _ => Failure::io("cannot create", &path, e.error),
     })?;
+    // A key whose backups were made must not vanish in a power loss.
+    sync_parent_dir(&path);
     Ok(())
 }
 
@@ -70,10 +75,20 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     let chunk_size = 1usize << args.chunk_size_exp;
     let mut options = Options::new().algorithm(algorithm).chunk_size(chunk_size).map_err(usage)?;
     let secret = match &args.secret.key_file {
-        Some(path) => Secret::Key(read_key_file(path, args.common.quiet)?),
+        Some(path) => Secret::Key(read_key_file(path)?),
         None => {
-            options = options.argon2_cost(args.argon2_cost()).map_err(usage)?;
-            let passphrase = passphrase::read(args.secret.passphrase_env.as_deref(), true)?;
+            let cost = args.argon2_cost();
+            options = options.argon2_cost(cost).map_err(usage)?;
+            if !args.allow_weak_argon2 && !meets_owasp_minimum(cost) {
+                eprintln!(
+                    "gcmsiv: warning: Argon2id with {} KiB and {} pass(es) is below OWASP's minimum \
+                     (19 MiB with 2 passes, or an equivalent): a weak passphrase is cheap to guess \
+                     (--allow-weak-argon2 to accept it)",
+                    cost.memory_kib, cost.iterations
+                );
+            }
+            let source = passphrase_source(&args.secret, &input)?;
+            let passphrase = passphrase::read(&source, true)?;
             Secret::passphrase(passphrase.as_bytes())
         }
     };
@@ -98,11 +113,11 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut head = [0u8; HEADER_LEN];
     let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
     let (header, _) = Header::parse(&head[..got])?;
-    let Secret_ { key_file, passphrase_env, .. } = &args.secret;
-    let secret = match (header.key_mode, key_file) {
-        (KeyMode::KeyFile, Some(path)) => Secret::Key(read_key_file(path, args.common.quiet)?),
+    let secret = match (header.key_mode, &args.secret.key_file) {
+        (KeyMode::KeyFile, Some(path)) => Secret::Key(read_key_file(path)?),
         (KeyMode::Passphrase(_), None) => {
-            let passphrase = passphrase::read(passphrase_env.as_deref(), false)?;
+            let source = passphrase_source(&args.secret, &input)?;
+            let passphrase = passphrase::read(&source, false)?;
             Secret::passphrase(passphrase.as_bytes())
         }
         (mode, _) => {
@@ -158,14 +173,16 @@ struct Input {
     size: Option<u64>,
     name: String,
     meta: std::fs::Metadata,
+    /// Whether the input is standard input.
+    is_stdin: bool,
 }
 
 impl Input {
     fn open(path: Option<&Path>) -> Result<Self, Failure> {
-        let (file, name) = match path {
+        let (file, name, is_stdin) = match path {
             Some(path) if path != Path::new("-") => {
                 let file = File::open(path).map_err(|e| Failure::io("cannot open", path, e))?;
-                (file, path.display().to_string())
+                (file, path.display().to_string(), false)
             }
             _ => {
                 if path.is_none() && io::stdin().is_terminal() {
@@ -178,7 +195,7 @@ impl Input {
                     .as_fd()
                     .try_clone_to_owned()
                     .map_err(|e| Failure::usage(format!("cannot use standard input: {}", io_reason(&e))))?;
-                (File::from(fd), "standard input".to_string())
+                (File::from(fd), "standard input".to_string(), true)
             }
         };
         let meta =
@@ -187,7 +204,7 @@ impl Input {
             return Err(Failure::usage(format!("{name} is a directory")));
         }
         let size = meta.is_file().then_some(meta.len());
-        Ok(Input { file, size, name, meta })
+        Ok(Input { file, size, name, meta, is_stdin })
     }
 
     /// Where the output of this input goes ([`Destination::plan`]), refusing standard
@@ -229,11 +246,33 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// Reads and parses a key file; warns (unless `quiet`) if others can read it.
-fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
+/// OWASP's minimum Argon2id configurations (Password Storage Cheat Sheet):
+/// memory in KiB and passes, each as strong as the others; one lane.
+const OWASP_ARGON2ID: [(u32, u32); 5] = [(47_104, 1), (19_456, 2), (12_288, 3), (9_216, 4), (7_168, 5)];
+
+/// Whether `cost` is at least one of OWASP's minimum configurations.
+fn meets_owasp_minimum(cost: Argon2Cost) -> bool {
+    OWASP_ARGON2ID.iter().any(|&(memory, passes)| cost.memory_kib >= memory && cost.iterations >= passes)
+}
+
+/// Where the passphrase comes from; refuses descriptor 0 when the input is
+/// standard input (the passphrase would be taken from the data's stream).
+fn passphrase_source(secret: &Secret_, input: &Input) -> Result<PassphraseSource, Failure> {
+    let source = secret.passphrase_source();
+    if source == PassphraseSource::Fd(0) && input.is_stdin {
+        return Err(Failure::usage(
+            "--passphrase-fd 0 reads standard input, which is also the input: name the input file",
+        ));
+    }
+    Ok(source)
+}
+
+/// Reads and parses a key file; warns if others can read it (also with `-q`:
+/// an exposed key is not noise).
+fn read_key_file(path: &Path) -> Result<MasterKey, Failure> {
     let file = File::open(path).map_err(|e| Failure::io("cannot read key file", path, e))?;
     let meta = file.metadata().map_err(|e| Failure::io("cannot read key file", path, e))?;
-    if !quiet && meta.permissions().mode() & 0o077 != 0 {
+    if meta.permissions().mode() & 0o077 != 0 {
         eprintln!("gcmsiv: warning: key file {} is accessible by other users (chmod 600 it)", path.display());
     }
     // Room for the whole read up front: no reallocation leaves a copy behind.
@@ -244,4 +283,22 @@ fn read_key_file(path: &Path, quiet: bool) -> Result<MasterKey, Failure> {
     let not_a_key = |why: &str| Failure::usage(format!("{} is not a gcmsiv key file: {why}", path.display()));
     let text = std::str::from_utf8(&bytes).map_err(|_| not_a_key("it is not text"))?;
     MasterKey::from_key_file(text).map_err(not_a_key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owasp_minimum_argon2id() {
+        let cost = |memory_kib, iterations| Argon2Cost { memory_kib, iterations, lanes: 1 };
+        assert!(meets_owasp_minimum(Argon2Cost::DEFAULT));
+        assert!(meets_owasp_minimum(cost(19_456, 2)));
+        assert!(meets_owasp_minimum(cost(47_104, 1)));
+        assert!(meets_owasp_minimum(cost(7_168, 5)));
+        assert!(!meets_owasp_minimum(cost(19_455, 2)));
+        assert!(!meets_owasp_minimum(cost(19_456, 1)));
+        assert!(!meets_owasp_minimum(cost(7_167, 16)));
+        assert!(!meets_owasp_minimum(cost(64, 1)));
+    }
 }

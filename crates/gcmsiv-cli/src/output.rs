@@ -147,18 +147,22 @@ impl Sink {
             }
             return Err(Failure::io("cannot create", &path, err.error));
         }
-        // The output is in place now: a failure from here on is a warning, not an
-        // error (an error would say the output was not made).
-        let dir = parent_dir(&path);
-        if let Err(e) = File::open(dir).and_then(|dir| dir.sync_all()) {
-            eprintln!(
-                "gcmsiv: warning: {} is complete, but syncing its directory failed ({}): \
-                 after a crash the file may be missing",
-                path.display(),
-                io_reason(&e)
-            );
-        }
+        sync_parent_dir(&path);
         Ok(())
+    }
+}
+
+/// Fsyncs the directory holding `path`, just renamed into place, so that the
+/// rename survives a crash or power loss. The file is in place by then: a
+/// failure is a warning, not an error (an error would say it was not made).
+pub fn sync_parent_dir(path: &Path) {
+    if let Err(e) = File::open(parent_dir(path)).and_then(|dir| dir.sync_all()) {
+        eprintln!(
+            "gcmsiv: warning: {} is complete, but syncing its directory failed ({}): \
+             after a crash the file may be missing",
+            path.display(),
+            io_reason(&e)
+        );
     }
 }
 

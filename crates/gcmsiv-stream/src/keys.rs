@@ -155,24 +155,29 @@ impl Secret {
         Secret::Passphrase(Zeroizing::new(passphrase.as_ref().to_vec()))
     }
 
-    /// The master secret for a file with this header: the key itself, or
+    /// The keys of a file with this header, from the key itself or from
     /// Argon2id of the passphrase at the header's cost (checked against the
-    /// format's caps when the header was parsed). A secret of the other kind is
-    /// [`DecodeError::WrongKeyMode`].
-    pub(crate) fn master_for(&self, header: &Header) -> Result<MasterKey, Error> {
-        match (self, header.key_mode) {
-            (Secret::Key(key), KeyMode::KeyFile) => Ok(key.clone()),
+    /// format's caps when the header was parsed). A secret of the other kind
+    /// is [`DecodeError::WrongKeyMode`]. The stack the derivation used is
+    /// scrubbed before this returns (see [`scrub_stack`]).
+    pub(crate) fn file_keys(&self, header: &Header) -> Result<FileKeys, Error> {
+        let keys = match (self, header.key_mode) {
+            (Secret::Key(key), KeyMode::KeyFile) => FileKeys::derive(key, header),
             (Secret::Passphrase(passphrase), KeyMode::Passphrase(cost)) => {
                 if passphrase.is_empty() {
                     return Err(Error::Invalid("the passphrase is empty"));
                 }
-                Ok(MasterKey::from_passphrase(passphrase, &header.salt, cost))
+                FileKeys::derive(&MasterKey::from_passphrase(passphrase, &header.salt, cost), header)
             }
-            (_, mode) => Err(DecodeError::WrongKeyMode {
-                file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
+            (_, mode) => {
+                return Err(DecodeError::WrongKeyMode {
+                    file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
+                }
+                .into());
             }
-            .into()),
-        }
+        };
+        scrub_stack();
+        Ok(keys)
     }
 
     /// The key mode a writer records for this secret.
@@ -197,6 +202,19 @@ impl fmt::Debug for Secret {
             Secret::Passphrase(_) => f.write_str("Secret::Passphrase(..)"),
         }
     }
+}
+
+/// Overwrites the stack below the caller's frame, where the calls it just
+/// made ran: HKDF and HMAC copy their keys into blocks of their own (the key
+/// padded to a block, the HKDF output blocks) that they do not wipe, in
+/// frames that are dead once they return. Zeroing 16 KiB costs well under a
+/// microsecond, once per file; `tests/residue.rs` checks that nothing is left.
+#[inline(never)]
+pub(crate) fn scrub_stack() {
+    use zeroize::Zeroize;
+    let mut area = [0u8; 16 * 1024];
+    area.zeroize();
+    core::hint::black_box(&area);
 }
 
 /// AES-GCM-SIV under the file's payload key, at either key size.

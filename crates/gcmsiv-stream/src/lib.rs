@@ -71,3 +71,15 @@ pub use read::{Decryptor, decrypt};
 pub use seek::{RandomAccess, SeekableDecryptor, Span};
 pub use session::Options;
 pub use write::{Encryptor, encrypt};
+
+/// The repository README's Rust examples (the core crate's and this one's),
+/// compiled and run as doc tests (only in the repository: the published
+/// package carries its own README, below).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
+/// This crate's README, as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;

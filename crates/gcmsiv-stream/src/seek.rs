@@ -79,6 +79,11 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
         self.input
     }
 
+    /// The source, borrowed.
+    pub fn get_ref(&self) -> &R {
+        &self.input
+    }
+
     /// Reads plaintext at `offset` into `buf` without moving the stream's
     /// position; returns the bytes read, fewer than `buf.len()` only at the end
     /// of the plaintext (none at or past it).

@@ -10,7 +10,7 @@ use crate::format::{
     Algorithm, Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN, HEADER_LEN, Header, KeyMode,
     MAC_LEN, MAC_OFFSET, SALT_LEN,
 };
-use crate::keys::{FileKeys, PayloadCipher, Secret};
+use crate::keys::{PayloadCipher, Secret, scrub_stack};
 
 /// How a writer lays out a new file: the algorithm, the chunk size, the
 /// passphrase cost (for a passphrase secret), and whether chunks are sealed on
@@ -107,11 +107,10 @@ impl Session {
             chunk_exp: options.chunk_exp,
             salt,
         };
-        let master = secret.master_for(&header)?;
-        let keys = FileKeys::derive(&master, &header);
-        drop(master);
+        let keys = secret.file_keys(&header)?;
         let fields = header.encode();
         let header_mac = keys.header_mac(&fields);
+        scrub_stack();
         let mut bytes = [0u8; HEADER_LEN];
         bytes[..MAC_OFFSET].copy_from_slice(&fields);
         bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
@@ -130,11 +129,11 @@ impl Session {
     /// [`HEADER_LEN`]).
     pub fn from_header_bytes(head: &[u8], secret: &Secret) -> Result<Self, Error> {
         let (header, mac) = Header::parse(head)?;
-        let master = secret.master_for(&header)?;
-        let keys = FileKeys::derive(&master, &header);
-        drop(master);
+        let keys = secret.file_keys(&header)?;
         let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
-        if !keys.verify_header(fields, &mac) {
+        let verified = keys.verify_header(fields, &mac);
+        scrub_stack();
+        if !verified {
             let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
             return Err(DecodeError::WrongKey { passphrase }.into());
         }

@@ -161,12 +161,8 @@ pub use aes_gcm::{Aes128Gcm, Aes128Gmac, Aes256Gcm, Aes256Gmac, Tag};
 pub use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, nonce_from_slice};
 pub use backend::Backend;
 pub use batch::BatchItem;
+pub use buffers::scrubbed;
 pub use cipher::{Algorithm, Cipher};
 pub use error::Error;
 pub use gcm::GCM_FAST_IV_LEN;
 pub use limits::{A_MAX, C_MAX, GCM_A_MAX, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX, NONCE_LEN, P_MAX, TAG_LEN};
-
-/// The README's Rust examples, compiled and run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;

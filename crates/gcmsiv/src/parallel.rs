@@ -20,7 +20,7 @@
 //! between frames and threads here, so rather than keep every copy in a
 //! wiped structure, the work runs in a frame of its own and the stack below
 //! is zeroed after it, on the caller and after each helper's turn
-//! ([`crate::pieces::scrub_stack`]; `tests/residue.rs` checks the caller).
+//! ([`crate::buffers::scrub_stack`]; `tests/residue.rs` checks the caller).
 
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval, counter_add_le32};
@@ -120,7 +120,7 @@ where
     ) -> Result<Block, Error> {
         GCM_SIV.check_seal(nonce.len(), aad.len(), buffer.len())?;
         let tag = self.seal_on_all_cores(nonce, aad, buffer);
-        pieces::scrub_stack();
+        crate::buffers::scrub_stack();
         Ok(tag)
     }
 
@@ -173,7 +173,7 @@ where
             buffer.zeroize();
             std::panic::resume_unwind(panic)
         });
-        pieces::scrub_stack();
+        crate::buffers::scrub_stack();
         // A failure (public) puts the ciphertext back on one core.
         crate::verify::release_if_tags_match(&expected, tag, buffer, |b| {
             self.restore_ciphertext(nonce, tag, b)

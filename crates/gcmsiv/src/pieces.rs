@@ -20,6 +20,7 @@
 //! calls (a file, a bulk job) then finds its helpers awake; the cost is at
 //! most [`LINGER`] of one otherwise idle core's time after the last call.
 
+use crate::buffers::scrub_stack;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -57,26 +58,6 @@ std::thread_local! {
 /// without waking anyone (and costs the caller nothing more than posting).
 pub(crate) fn helper_awake() -> bool {
     LINGERING.load(Ordering::Relaxed) > 0
-}
-
-/// Stack below the caller's frame that [`scrub_stack`] zeroes: more than
-/// the deepest the kernels go (`tests/residue.rs` checks what is left).
-const SCRUB: usize = 16 * 1024;
-
-/// Zeroes [`SCRUB`] bytes of stack below the caller's frame: where the calls
-/// it has made kept their frames, which may hold copies of round keys, of H
-/// and its powers, or of partial sums (moves and spills the code cannot
-/// wipe one by one). The all-cores path calls it on the caller's thread and
-/// after each helper's turn; the one-core kernels keep their secrets in
-/// registers and wipe what they store, and need no scrub. About 300 cycles,
-/// against a megabyte's hundreds of thousands.
-#[inline(never)]
-pub(crate) fn scrub_stack() {
-    let mut area = [0u8; SCRUB];
-    // SAFETY: writes the array's own bytes.
-    unsafe { core::ptr::write_bytes(area.as_mut_ptr(), 0, SCRUB) };
-    // The zeroes count as read, so the stores stay.
-    core::hint::black_box(&mut area);
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

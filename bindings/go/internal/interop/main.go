@@ -1,4 +1,4 @@
-//go:build cgo && !purego
+//go:build cgo && !purego && linux && amd64
 
 // Command interop is the Go binding's entry point for the cross-language
 // test of the gcmsiv file format:

@@ -1,0 +1,6 @@
+// ES module entry point: the same classes as index.js (require('gcmsiv')),
+// so `import { AesGcmSiv } from 'gcmsiv'` and require() share one addon.
+import gcmsiv from './index.js';
+
+export const { AesGcmSiv, AesGcm, GcmsivError } = gcmsiv;
+export default gcmsiv;

@@ -1,0 +1,119 @@
+//! What deriving a file's keys leaves behind: after a writer or reader is made
+//! (and dropped), the stack its frames used holds no copy of HKDF's PRK, of
+//! the header MAC key, or of the HMAC key blocks keyed by them (the key XOR
+//! ipad/opad that HMAC hashes first), nor of the master key. The HMAC and
+//! SHA-256 states wipe themselves on drop (the crates' `zeroize` features);
+//! this finds them if they ever stop doing so.
+//!
+//! As in the core crate's residue test, the check is one of optimized builds
+//! (`cargo test --release`; `scripts/test.sh` runs it so): unoptimized
+//! builds pass values through the stack that an optimized build keeps in
+//! registers, so there the test is ignored.
+
+#![cfg(target_arch = "x86_64")]
+
+use std::io::Read;
+
+use gcmsiv_stream::{Decryptor, Encryptor, MasterKey, Options, Secret};
+use hkdf::Hkdf;
+use sha2::Sha256;
+
+const DEPTH: usize = 64 * 1024;
+
+#[inline(never)]
+fn snapshot_stack(out: &mut [u8]) {
+    // SAFETY: reads the dead stack below the stack pointer (mapped: earlier
+    // calls used it) into `out`, `out.len()` bytes.
+    unsafe {
+        core::arch::asm!(
+            "mov rsi, rsp",
+            "sub rsi, rcx",
+            "cld",
+            "rep movsb",
+            inout("rcx") out.len() => _,
+            inout("rdi") out.as_mut_ptr() => _,
+            out("rsi") _,
+        );
+    }
+}
+
+#[inline(never)]
+fn clear_stack(len: usize) {
+    // SAFETY: zeroes the dead stack below the stack pointer; nothing live is there.
+    unsafe {
+        core::arch::asm!(
+            "mov rdi, rsp",
+            "sub rdi, rcx",
+            "xor eax, eax",
+            "cld",
+            "rep stosb",
+            inout("rcx") len => _,
+            out("rdi") _,
+            out("rax") _,
+        );
+    }
+}
+
+#[inline(never)]
+fn run_and_snapshot(f: &mut dyn FnMut(), out: &mut [u8]) {
+    clear_stack(out.len());
+    f();
+    snapshot_stack(out);
+}
+
+/// The secrets of a key-file mode file with this master key and header salt,
+/// 16-byte prefixes of each: what the search looks for.
+fn secrets(master: &[u8; 32], salt: &[u8]) -> Vec<(&'static str, [u8; 16])> {
+    let (prk, hkdf) = Hkdf::<Sha256>::extract(Some(salt), master);
+    let mut header_key = [0u8; 32];
+    hkdf.expand(b"gcmsiv v1 header key", &mut header_key).unwrap();
+    let prefix = |bytes: &[u8]| -> [u8; 16] { bytes[..16].try_into().unwrap() };
+    let pad = |key: &[u8], byte: u8| -> [u8; 16] { std::array::from_fn(|i| key[i] ^ byte) };
+    vec![
+        ("master key", prefix(master)),
+        ("PRK", prefix(&prk)),
+        ("PRK ^ ipad", pad(&prk, 0x36)),
+        ("PRK ^ opad", pad(&prk, 0x5c)),
+        ("header key", prefix(&header_key)),
+        ("header key ^ ipad", pad(&header_key, 0x36)),
+        ("header key ^ opad", pad(&header_key, 0x5c)),
+    ]
+}
+
+fn assert_absent(stack: &[u8], secrets: &[(&str, [u8; 16])], what: &str) {
+    let found: Vec<&str> = secrets
+        .iter()
+        .filter(|(_, secret)| stack.windows(16).any(|w| w == secret))
+        .map(|(name, _)| *name)
+        .collect();
+    assert!(found.is_empty(), "{what}: copies of {found:?} are left on the stack");
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "a property of optimized builds: run with --release")]
+fn making_a_writer_or_a_reader_leaves_no_key_material_on_the_stack() {
+    let master = [0x5au8; 32];
+    let secret = Secret::Key(MasterKey::from_bytes(&master));
+    let options = Options::new().parallel(false);
+    let mut file = Vec::new();
+    let mut stack = vec![0u8; DEPTH];
+    run_and_snapshot(
+        &mut || {
+            let encryptor = Encryptor::new(Vec::new(), &secret, &options).unwrap();
+            file = encryptor.finish().unwrap();
+        },
+        &mut stack,
+    );
+    let salt = &file[22..54];
+    let secrets = secrets(&master, salt);
+    assert_absent(&stack, &secrets, "Encryptor::new");
+
+    run_and_snapshot(
+        &mut || {
+            let mut out = Vec::new();
+            Decryptor::new(&file[..], &secret).unwrap().parallel(false).read_to_end(&mut out).unwrap();
+        },
+        &mut stack,
+    );
+    assert_absent(&stack, &secrets, "Decryptor::new");
+}

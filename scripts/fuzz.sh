@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a bounded time.
+#
+#   scripts/fuzz.sh [SECONDS]        every target and variant, SECONDS each (default 60)
+#   scripts/fuzz.sh --ci [SECONDS]   what scripts/test.sh runs (default 20 s each): the
+#                                    default-width build without aws-lc-rs
+#
+# The targets (SECURITY.md, "Fuzzing", says what each checks and how long they have run):
+# - fuzz/ (cargo +nightly fuzz: libFuzzer, AddressSanitizer): aead_differential, our
+#   AES-GCM-SIV and AES-GCM on every backend against RustCrypto and aws-lc-rs; c_abi, the
+#   C ABI with arbitrary lengths, NULLs and overlapping buffers; stream_decrypt, the file
+#   format's readers (every in-order reader, random access) on arbitrary files, which
+#   must agree and release only authenticated bytes. aead_differential runs
+#   once more for each register width below the host's widest (--cfg gcmsiv_max_width).
+# - bindings/go: Go's native fuzzer on FuzzOpen (the Go binding's decrypt path).
+# - bindings/python/fuzz/fuzz_decrypt.py: atheris on the Python package's decrypt paths,
+#   the Rust extension built with SanitizerCoverage so libFuzzer sees its edges too.
+#
+# A crash fails the script. Its input is left in fuzz/artifacts/TARGET/ (Rust),
+# bindings/go/testdata/fuzz/FuzzOpen/ (Go, which `go test` then replays) or
+# target/fuzz-python/ (Python). Copy a Rust or Python one into the target's seed corpus
+# (fuzz/corpus/TARGET/, bindings/python/fuzz/corpus/): every run replays the seeds first,
+# so it stays a regression test. Needs rustup's nightly toolchain and cargo-fuzz (both
+# installed here when missing), Go, and Python 3.11 with venv (PyPI reachable).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+ci=0
+if [ "${1:-}" = "--ci" ]; then
+    ci=1
+    shift
+fi
+secs=${1:-$([ "$ci" = 1 ] && echo 20 || echo 60)}
+
+step() { printf '\n== %s\n' "$*"; }
+# timed NAME LOG COMMAND...: runs COMMAND with its output in LOG; prints how long it
+# took and how many inputs it ran, or, if it failed (a crash), the end of LOG.
+timed() {
+    local name=$1 log=$2 start=$SECONDS status=0
+    shift 2
+    "$@" >"$log" 2>&1 || status=$?
+    if [ "$status" != 0 ]; then
+        grep -vE '^#[0-9]+|^fuzz: elapsed' "$log" | tail -80
+        printf 'fuzz: %s FAILED after %s s (full output: %s)\n' "$name" "$((SECONDS - start))" "$log"
+        return "$status"
+    fi
+    printf 'fuzz: %s ran %s s, %s inputs\n' "$name" "$((SECONDS - start))" \
+        "$(sed -n 's/^stat::number_of_executed_units: *//p; s/^fuzz: elapsed.*execs: \([0-9]*\).*/\1/p' "$log" | tail -1)"
+}
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    rustup toolchain install nightly --profile minimal
+fi
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+    cargo install --locked cargo-fuzz
+fi
+
+# --- Rust: cargo fuzz -------------------------------------------------------------
+features=()
+[ "$ci" = 1 ] && features=(--no-default-features)
+# Each variant in its own target folder: its cfg changes every crate's build.
+variants=(default)
+if [ "$ci" = 0 ]; then
+    widths=$(cargo run --release --quiet -p gcmsiv-cli -- info | sed -n 's/^available: //p')
+    case "$widths" in *"(512-bit)"*) variants+=(256) ;; esac
+fi
+
+rust_target() {
+    local variant=$1 target=$2 flags="" dir="fuzz/target/variant-$1"
+    [ "$variant" != default ] && flags="--cfg gcmsiv_max_width=\"$variant\""
+    mkdir -p "$dir/corpus/$target"
+    local dict=()
+    [ -f "fuzz/dict/$target.dict" ] && dict=(-dict="fuzz/dict/$target.dict")
+    # New inputs go to the first folder; the committed seeds are only read.
+    RUSTFLAGS="$flags" cargo +nightly fuzz run --fuzz-dir fuzz --target-dir "$dir" "${features[@]}" \
+        "$target" "$dir/corpus/$target" "fuzz/corpus/$target" -- \
+        -max_total_time="$secs" -max_len=8192 -timeout=20 -print_final_stats=1 "${dict[@]}"
+}
+
+for variant in "${variants[@]}"; do
+    step "cargo fuzz build ($variant width${features[*]:+, ${features[*]}})"
+    start=$SECONDS
+    flags=""
+    [ "$variant" != default ] && flags="--cfg gcmsiv_max_width=\"$variant\""
+    RUSTFLAGS="$flags" cargo +nightly fuzz build --fuzz-dir fuzz --target-dir "fuzz/target/variant-$variant" "${features[@]}"
+    printf 'fuzz: build took %s s\n' "$((SECONDS - start))"
+    targets=(aead_differential)
+    [ "$variant" = default ] && targets+=(c_abi stream_decrypt)
+    for target in "${targets[@]}"; do
+        step "fuzz: $target ($variant width), $secs s"
+        timed "$target/$variant" "fuzz/target/variant-$variant/$target.log" rust_target "$variant" "$target"
+    done
+done
+
+# --- Go: go test -fuzz --------------------------------------------------------------
+step "fuzz: Go binding, FuzzOpen, $secs s"
+cargo build -q --release -p gcmsiv-c
+mkdir -p target/fuzz-go
+(cd bindings/go && timed go/FuzzOpen "$ROOT/target/fuzz-go/FuzzOpen.log" \
+    go test -run '^$' -fuzz '^FuzzOpen$' -fuzztime "${secs}s" -parallel 1 .)
+
+# --- Python: atheris ----------------------------------------------------------------
+step "fuzz: Python package, atheris, $secs s"
+PYTHON="${PYTHON:-python3}"
+work=target/fuzz-python
+venv=$work/venv
+if [ ! -x "$venv/bin/python" ]; then
+    "$PYTHON" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+fi
+"$venv/bin/python" -m pip install --quiet atheris cryptography
+# SanitizerCoverage in the extension: its edges and comparisons go to the libFuzzer
+# that atheris ships (preloaded below, so the extension's hooks resolve to it).
+CARGO_TARGET_DIR=$ROOT/$work/cargo \
+    RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares" \
+    "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./bindings/python
+libfuzzer=$("$venv/bin/python" -c 'import atheris, pathlib; print(pathlib.Path(atheris.__file__).parent.parent / "ubsan_with_fuzzer.so")')
+mkdir -p "$work/corpus"
+(cd "$work" && timed python/fuzz_decrypt fuzz_decrypt.log \
+    env LD_PRELOAD="$libfuzzer" venv/bin/python "$ROOT/bindings/python/fuzz/fuzz_decrypt.py" \
+    corpus "$ROOT/bindings/python/fuzz/corpus" -max_total_time="$secs" -max_len=4096 -timeout=20 \
+    -print_final_stats=1)
+
+printf '\nfuzz: every target ran %s s without a crash.\n' "$secs"
