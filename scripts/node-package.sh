@@ -6,9 +6,9 @@
 # The tarball holds the JavaScript (CommonJS index.js, the ES module index.mjs,
 # types for both), the prebuilt addon for linux-x64-gnu (named as napi-rs
 # packages name them, gcmsiv.linux-x64-gnu.node; loader.js picks it by
-# platform, arch and libc), and the Rust sources of the addon, the core and
-# the glue crate (rust/, a workspace of its own with the repository's
-# Cargo.lock), from which install.js builds the addon with cargo where no
+# platform, arch and libc), and the Rust sources of the addon, the core, the
+# glue crate and the stream library (rust/, a workspace of its own with the
+# repository's Cargo.lock), from which install.js builds the addon with cargo where no
 # prebuilt fits. Run on linux-x64 with glibc (CI's machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,9 +33,10 @@ cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 # [workspace.package], which the crates inherit, and its profiles).
 stage="$pkg/rust"
 rm -rf "$stage"
-mkdir -p "$stage/crates/gcmsiv" "$stage/crates/gcmsiv-glue" "$stage/bindings/node"
+mkdir -p "$stage/crates/gcmsiv" "$stage/crates/gcmsiv-glue" "$stage/crates/gcmsiv-stream" "$stage/bindings/node"
 cp -r crates/gcmsiv/Cargo.toml crates/gcmsiv/README.md crates/gcmsiv/src "$stage/crates/gcmsiv/"
 cp -r crates/gcmsiv-glue/Cargo.toml crates/gcmsiv-glue/src "$stage/crates/gcmsiv-glue/"
+cp -r crates/gcmsiv-stream/Cargo.toml crates/gcmsiv-stream/README.md crates/gcmsiv-stream/src "$stage/crates/gcmsiv-stream/"
 cp -r $pkg/Cargo.toml $pkg/build.rs $pkg/src "$stage/bindings/node/"
 python3 - "$stage/Cargo.toml" <<'PY'
 import re, sys
@@ -45,7 +46,7 @@ keep = [s for s in sections if s.startswith(("[workspace.package]", "[profile.")
 head = ('# The Rust sources the gcmsiv npm package builds its addon from where no prebuilt\n'
         '# fits (install.js); made by scripts/node-package.sh from the repository\'s manifest.\n'
         '[workspace]\nresolver = "3"\n'
-        'members = ["crates/gcmsiv", "crates/gcmsiv-glue", "bindings/node"]\n\n')
+        'members = ["crates/gcmsiv", "crates/gcmsiv-glue", "crates/gcmsiv-stream", "bindings/node"]\n\n')
 open(sys.argv[1], "w").write(head + "".join(keep))
 PY
 cp Cargo.lock "$stage/Cargo.lock"

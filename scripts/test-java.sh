@@ -21,6 +21,15 @@ if grep -q -i "warning\|fatal error" "$out/log.txt"; then
     exit 1
 fi
 
+# Encrypted streams and files: every vector of vectors/format through both
+# readers, round trips, damage, the channel's contract, random nonces (about 3 s).
+java -Xcheck:jni -Dgcmsiv.library="$PWD/target/release/libgcmsiv_java.so" -cp "$out/classes" \
+    dev.gcmsiv.StreamTest "$vectors/format" 2>&1 | tee "$out/stream-log.txt"
+if grep -q -i "warning\|fatal error" "$out/stream-log.txt"; then
+    echo "the JVM's JNI checks warned (above)" >&2
+    exit 1
+fi
+
 # The JCA provider under the JDK's TLS (JSSE), with a throwaway self-signed key.
 rm -f "$out/tls.p12"
 keytool -genkeypair -alias localhost -keyalg EC -groupname secp256r1 -dname CN=localhost -validity 2 \

@@ -1,5 +1,9 @@
 /// <reference types="node" />
 
+import { Transform } from 'node:stream';
+import { PathLike } from 'node:fs';
+import { FileHandle } from 'node:fs/promises';
+
 export type Bytes = Uint8Array | ArrayBufferView | ArrayBuffer;
 export type BackendName = 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes';
 
@@ -16,7 +20,13 @@ export class GcmsivError extends Error {
     | 'ERR_GCMSIV_ALGORITHM'
     | 'ERR_GCMSIV_BATCH'
     | 'ERR_GCMSIV_DISPOSED'
-    | 'ERR_GCMSIV_INTERNAL';
+    | 'ERR_GCMSIV_INTERNAL'
+    | 'ERR_GCMSIV_RANDOM_SOURCE'
+    | 'ERR_GCMSIV_FORMAT'
+    | 'ERR_GCMSIV_INVALID_ARGUMENT'
+    | 'ERR_GCMSIV_KEY_FILE'
+    | 'ERR_GCMSIV_CLOSED'
+    | 'ERR_GCMSIV_IO';
 }
 
 declare class Aead {
@@ -39,6 +49,17 @@ declare class Aead {
   encryptMany(items: { nonce: Bytes; plaintext: Bytes; aad?: Bytes }[]): Buffer[];
   /** Each plaintext, or null where a message was not authentic (or shorter than a tag). */
   decryptMany(items: { nonce: Bytes; ciphertext: Bytes; aad?: Bytes }[]): (Buffer | null)[];
+  /**
+   * Seals under a fresh random nonce from the operating system: nonce || ciphertext || tag
+   * (28 bytes more than the plaintext with 16-byte tags).
+   */
+  encryptRandomNonce(plaintext: Bytes, aad?: Bytes): Buffer;
+  /** Opens what encryptRandomNonce returned; throws ERR_GCMSIV_AUTHENTICATION if not authentic (or too short). */
+  decryptRandomNonce(sealed: Bytes, aad?: Bytes): Buffer;
+  /** encryptRandomNonce for many messages (one system call for the nonces). */
+  encryptRandomNonceMany(items: { plaintext: Bytes; aad?: Bytes }[]): Buffer[];
+  /** decryptRandomNonce for many: null where a message was not authentic. */
+  decryptRandomNonceMany(items: { sealed: Bytes; aad?: Bytes }[]): (Buffer | null)[];
   /** Drops (and zeroizes) the key now. */
   dispose(): void;
 }
@@ -52,3 +73,61 @@ export class AesGcmSiv extends Aead {
 export class AesGcm extends Aead {
   constructor(key: Bytes, options?: { tagLength?: number; backend?: BackendName });
 }
+
+/** The secret of a gcmsiv file: exactly one of a 32-byte key (what a key file holds) or a passphrase. */
+export type FileSecret =
+  | { key: Bytes; passphrase?: undefined }
+  | { passphrase: string | Bytes; key?: undefined };
+
+/** How a new file is laid out. */
+export interface EncryptOptions {
+  /** Plaintext bytes per chunk: a power of two from 1024 to 1048576 (default 65536). */
+  chunkSize?: number;
+  /** The chunks' AEAD (default 'aes256'). */
+  algorithm?: 'aes256' | 'aes128';
+  /** Argon2id cost for a passphrase (default 65536 KiB, 3 passes, 4 lanes). */
+  argon2?: { memoryKib?: number; iterations?: number; lanes?: number };
+  /** The Transform's highWaterMark. */
+  highWaterMark?: number;
+}
+
+export type EncryptStreamOptions = FileSecret & EncryptOptions;
+export type DecryptStreamOptions = FileSecret & { highWaterMark?: number };
+
+/** Plaintext in, gcmsiv file out (the final chunk when the writable side ends). */
+export class EncryptStream extends Transform {}
+
+/**
+ * gcmsiv file in, plaintext out, each chunk's only after it authenticated. Fails with a
+ * GcmsivError: ERR_GCMSIV_AUTHENTICATION (wrong secret, forged chunk) or ERR_GCMSIV_FORMAT
+ * (not gcmsiv, truncated, reordered, trailing data, ...).
+ */
+export class DecryptStream extends Transform {}
+
+export function createEncryptStream(options: EncryptStreamOptions): EncryptStream;
+export function createDecryptStream(options: DecryptStreamOptions): DecryptStream;
+
+/** Random access into a gcmsiv file. */
+export class EncryptedFile {
+  /** The plaintext size (authenticated). */
+  readonly size: number;
+  /** Whether close() was called. */
+  readonly closed: boolean;
+  /**
+   * The plaintext bytes offset..offset + length (fewer at the end, none at or past it), reading
+   * and authenticating only the chunks they are in. Negative arguments are RangeErrors; a closed
+   * file rejects with ERR_GCMSIV_CLOSED.
+   */
+  read(offset: number, length: number): Promise<Buffer>;
+  /** Drops the keys; closes the file if it was opened from a path. */
+  close(): Promise<void>;
+}
+
+/** Opens a gcmsiv file (a path, or a FileHandle left open) for random access. */
+export function openEncryptedFile(file: PathLike | FileHandle, options: FileSecret): Promise<EncryptedFile>;
+/** Encrypts the file at source into destination. */
+export function encryptFile(source: PathLike, destination: PathLike, options: EncryptStreamOptions): Promise<void>;
+/** Decrypts the file at source into destination, which is removed if anything fails. */
+export function decryptFile(source: PathLike, destination: PathLike, options: FileSecret): Promise<void>;
+/** The 32-byte key of a key file's text (gcmsiv-key-v1: and 64 hex digits). */
+export function parseKeyFile(text: string | Bytes): Buffer;

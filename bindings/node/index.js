@@ -166,6 +166,58 @@ class Aead {
     }
   }
 
+  /**
+   * Seals under a fresh random nonce from the operating system: returns
+   * nonce || ciphertext || tag (28 bytes more than the plaintext with 16-byte
+   * tags), so the caller never handles a nonce. With AES-GCM-SIV this is safe
+   * far past AES-GCM's 2^32 messages per key (RFC 8452 section 9; see the
+   * README).
+   */
+  encryptRandomNonce(plaintext, aad = EMPTY) {
+    try {
+      return this.#key.sealRandom(bytes(plaintext, 'plaintext'), bytes(aad, 'aad'));
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /**
+   * Opens what encryptRandomNonce returned. Anything not authentic (shorter
+   * than a nonce and a tag included) throws ERR_GCMSIV_AUTHENTICATION, and no
+   * plaintext is released.
+   */
+  decryptRandomNonce(sealed, aad = EMPTY) {
+    try {
+      return this.#key.openRandom(bytes(sealed, 'sealed'), bytes(aad, 'aad'));
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /**
+   * encryptRandomNonce for many messages in one call: items are
+   * { plaintext, aad? }; the nonces come from one system call, and AES-GCM-SIV
+   * keys run the batch path.
+   */
+  encryptRandomNonceMany(items) {
+    const [data, aads] = unzipRandom(items, 'plaintext');
+    try {
+      return this.#key.sealRandomMany(data, aads);
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
+  /** decryptRandomNonce for many: items are { sealed, aad? }; null where not authentic. */
+  decryptRandomNonceMany(items) {
+    const [data, aads] = unzipRandom(items, 'sealed');
+    try {
+      return this.#key.openRandomMany(data, aads);
+    } catch (err) {
+      return rethrow(err);
+    }
+  }
+
   /** Drops the key now; its key material is zeroized. The object is unusable after. */
   dispose() {
     this.#key.dispose();
@@ -183,6 +235,13 @@ function unzip(items, field) {
     aads[i] = item.aad === undefined ? EMPTY : bytes(item.aad, `items[${i}].aad`);
   });
   return [nonces, data, aads];
+}
+
+function unzipRandom(items, field) {
+  if (!Array.isArray(items)) throw new TypeError('items must be an array');
+  const data = items.map((item, i) => bytes(item[field], `items[${i}].${field}`));
+  const aads = items.map((item, i) => (item.aad === undefined ? EMPTY : bytes(item.aad, `items[${i}].aad`)));
+  return [data, aads];
 }
 
 /**
@@ -212,3 +271,6 @@ class AesGcm extends Aead {
 }
 
 module.exports = { AesGcmSiv, AesGcm, GcmsivError };
+
+// Encrypted streams and files (stream.js).
+Object.assign(module.exports, require('./stream.js')({ native, GcmsivError, mapped, bytes }));

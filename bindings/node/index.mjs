@@ -3,4 +3,8 @@
 import gcmsiv from './index.js';
 
 export const { AesGcmSiv, AesGcm, GcmsivError } = gcmsiv;
+export const {
+  createEncryptStream, createDecryptStream, openEncryptedFile, encryptFile, decryptFile, parseKeyFile,
+  EncryptStream, DecryptStream, EncryptedFile,
+} = gcmsiv;
 export default gcmsiv;

@@ -33,6 +33,8 @@ use jni::objects::{JByteArray, JClass};
 use jni::sys::{self, jboolean, jint, jlong, jstring};
 use zeroize_copy::Wiped;
 
+mod stream;
+
 /// Algorithm numbers, as `Native.java` has them.
 const AES_GCM_SIV: jint = 1;
 const AES_GCM: jint = 2;
@@ -46,6 +48,8 @@ enum Thrown {
     Pending,
     /// Native memory for a scratch buffer could not be had.
     OutOfMemory,
+    /// An exception of this class with this message (the stream calls, `stream.rs`).
+    Throw(&'static str, String),
 }
 
 impl From<Error> for Thrown {
@@ -78,6 +82,7 @@ fn call<'l, T>(
             Class::Misuse => ("java/lang/IllegalArgumentException", failure.to_string()),
             Class::Internal => ("java/lang/RuntimeException", format!("gcmsiv: {failure}")),
         },
+        Ok(Err(Thrown::Throw(class, m))) => (class, m),
         Ok(Err(Thrown::Misuse(m))) if m.starts_with("closed") => ("java/lang/IllegalStateException", m),
         Ok(Err(Thrown::Misuse(m))) => ("java/lang/IllegalArgumentException", m),
     };

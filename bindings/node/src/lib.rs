@@ -22,6 +22,9 @@ use napi_derive::napi;
 use std::cell::RefCell;
 use std::sync::Arc;
 
+mod random_nonce;
+mod stream;
+
 /// The error JavaScript sees: `code: message`.
 fn js_error(failure: impl Into<Failure>) -> napi::Error {
     let failure = failure.into();

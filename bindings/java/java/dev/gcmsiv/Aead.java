@@ -289,6 +289,88 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
         return written;
     }
 
+    /** The nonce in front of every message the random-nonce calls seal: 12 bytes. */
+    public static final int RANDOM_NONCE_LENGTH = 12;
+
+    /**
+     * Encrypts under a fresh random nonce from the operating system and returns nonce ||
+     * ciphertext || tag (28 bytes more than the plaintext with 16-byte tags), so that the caller
+     * never handles a nonce. With AES-GCM-SIV this is safe far past AES-GCM's 2^32 messages per key
+     * (RFC 8452 section 9; see the README). {@code aad} may be null (empty).
+     */
+    public byte[] encryptRandomNonce(byte[] plaintext, byte[] aad) {
+        Objects.requireNonNull(plaintext, "plaintext");
+        byte[] nonce = new byte[RANDOM_NONCE_LENGTH];
+        NativeStream.randomBytes(nonce);
+        byte[] out = new byte[Math.addExact(RANDOM_NONCE_LENGTH + plaintext.length, tagLength)];
+        System.arraycopy(nonce, 0, out, 0, RANDOM_NONCE_LENGTH);
+        encrypt(nonce, aad, aad == null ? 0 : aad.length, plaintext, 0, plaintext.length, out, RANDOM_NONCE_LENGTH);
+        return out;
+    }
+
+    /**
+     * Decrypts what {@link #encryptRandomNonce} returned.
+     *
+     * @throws AEADBadTagException if it is not authentic, or shorter than a nonce and a tag; no
+     *     plaintext is released
+     */
+    public byte[] decryptRandomNonce(byte[] sealed, byte[] aad) throws AEADBadTagException {
+        Objects.requireNonNull(sealed, "sealed");
+        if (sealed.length < RANDOM_NONCE_LENGTH + tagLength) {
+            throw new AEADBadTagException("authentication failed");
+        }
+        byte[] nonce = Arrays.copyOf(sealed, RANDOM_NONCE_LENGTH);
+        byte[] out = new byte[sealed.length - RANDOM_NONCE_LENGTH - tagLength];
+        decrypt(nonce, aad, aad == null ? 0 : aad.length, sealed, RANDOM_NONCE_LENGTH,
+                sealed.length - RANDOM_NONCE_LENGTH, out, 0);
+        return out;
+    }
+
+    /**
+     * {@link #encryptRandomNonce} for many messages in one call ({@code aads} and its entries may
+     * be null): the nonces come from one request to the operating system, and AES-GCM-SIV keys run
+     * the batch path of {@link #encryptMany}.
+     */
+    public byte[][] encryptRandomNonceMany(byte[][] plaintexts, byte[][] aads) {
+        int n = plaintexts.length;
+        byte[] drawn = new byte[Math.multiplyExact(n, RANDOM_NONCE_LENGTH)];
+        NativeStream.randomBytes(drawn);
+        byte[][] nonces = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            nonces[i] = Arrays.copyOfRange(drawn, i * RANDOM_NONCE_LENGTH, (i + 1) * RANDOM_NONCE_LENGTH);
+        }
+        byte[][] sealed = encryptMany(nonces, plaintexts, aads);
+        for (int i = 0; i < n; i++) {
+            byte[] out = new byte[RANDOM_NONCE_LENGTH + sealed[i].length];
+            System.arraycopy(nonces[i], 0, out, 0, RANDOM_NONCE_LENGTH);
+            System.arraycopy(sealed[i], 0, out, RANDOM_NONCE_LENGTH, sealed[i].length);
+            sealed[i] = out;
+        }
+        return sealed;
+    }
+
+    /**
+     * {@link #decryptRandomNonce} for many messages: each entry the plaintext, or null where that
+     * message was not authentic (one shorter than a nonce and a tag included).
+     */
+    public byte[][] decryptRandomNonceMany(byte[][] sealed, byte[][] aads) {
+        int n = sealed.length;
+        if (aads != null && aads.length != n) {
+            throw new IllegalArgumentException("gcmsiv: sealed messages and aads differ in count");
+        }
+        byte[][] nonces = new byte[n][];
+        byte[][] bodies = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            byte[] s = Objects.requireNonNull(sealed[i], "sealed");
+            // Too short: an empty body, which decryptMany reports as not authentic (shorter
+            // than a tag) without any work.
+            boolean whole = s.length >= RANDOM_NONCE_LENGTH + tagLength;
+            nonces[i] = whole ? Arrays.copyOf(s, RANDOM_NONCE_LENGTH) : new byte[RANDOM_NONCE_LENGTH];
+            bodies[i] = whole ? Arrays.copyOfRange(s, RANDOM_NONCE_LENGTH, s.length) : EMPTY;
+        }
+        return decryptMany(nonces, bodies, aads);
+    }
+
     /** Bytes of items packed into one native call of a batch (a larger item goes alone). */
     private static final int ARENA_MAX = 64 * 1024;
 
