@@ -35,7 +35,7 @@ KEY = bytes(range(32)).hex()
 
 
 def commands(python):
-    go = ROOT / "target/go-test/interop"
+    go = ROOT / "target/go-interop"
     go.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["go", "build", "-o", str(go), "./internal/interop"], cwd=ROOT / "bindings/go", check=True)
     java = [

@@ -27,8 +27,15 @@ cargo fmt --manifest-path "$BINDING/Cargo.toml" -- --check
 cargo clippy --manifest-path "$BINDING/Cargo.toml" --all-targets -- -D warnings
 
 step "python binding: fresh virtual environment"
-VENV="$(mktemp -d)"
-trap 'rm -rf "$VENV"' EXIT
+# A temporary one, or the folder GCMSIV_PYTHON_VENV names, made afresh and kept
+# (scripts/test.sh keeps it for the cross-language test, which runs the package).
+if [ -n "${GCMSIV_PYTHON_VENV:-}" ]; then
+    VENV="$GCMSIV_PYTHON_VENV"
+    rm -rf "$VENV"
+else
+    VENV="$(mktemp -d)"
+    trap 'rm -rf "$VENV"' EXIT
+fi
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 "$VENV/bin/python" -m pip install --quiet pytest hypothesis cryptography numpy mypy ruff

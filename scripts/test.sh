@@ -75,7 +75,10 @@ step "Java binding: JNI, every vector file, the JDK's AES-GCM cross-check"
 scripts/test-java.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
-scripts/test-python.sh
+GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/test-python.sh
+
+step "files across languages: each of the tool, C, Go, Node.js, Java and Python reads every other's files, in order and by ranges, and fails alike on damage"
+python3 scripts/test-interop.py --python "$PWD/target/python-venv/bin/python"
 
 step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository"
 scripts/test-packages.sh

@@ -118,6 +118,11 @@ const (
 	statusOverlap            = -11
 	statusInternal           = -12
 	statusRandomSource       = -13
+	// The file format's (streaming; the C library's build only).
+	statusFormat    = -14
+	statusTruncated = -15
+	statusInvalid   = -16
+	statusState     = -17
 )
 
 // statusText is gcmsiv_strerror's text for each status (a test compares the
@@ -137,6 +142,10 @@ var statusText = map[int]string{
 	statusOverlap:            "input and output overlap without being the same buffer",
 	statusInternal:           "internal error",
 	statusRandomSource:       "the operating system's random number generator failed",
+	statusFormat:             "not a gcmsiv file, or a corrupted one",
+	statusTruncated:          "the file is truncated (it ends before its final chunk)",
+	statusInvalid:            "an argument the file format does not allow",
+	statusState:              "call out of order (drain pending output first, or the stream is finished)",
 }
 
 // Error is misuse reported before any work (a wrong length, an input over

@@ -74,6 +74,17 @@ extern "C" {
 #define GCMSIV_ERR_OVERLAP (-11)
 #define GCMSIV_ERR_INTERNAL (-12)
 #define GCMSIV_ERR_RANDOM_SOURCE (-13)  /* the operating system's random number generator failed */
+/* The streaming calls' own (files in the gcmsiv format, docs/FORMAT.md). A file
+ * that does not authenticate (wrong key or passphrase, a forged, reordered or
+ * spliced chunk) is GCMSIV_ERR_AUTHENTICATION, as above. */
+#define GCMSIV_ERR_FORMAT (-14)     /* not a gcmsiv file, or a malformed one (bad version,
+                                       header field or chunk length, trailing data, the
+                                       other kind of secret) */
+#define GCMSIV_ERR_TRUNCATED (-15)  /* the file ends before its final chunk */
+#define GCMSIV_ERR_INVALID (-16)    /* an argument the format does not allow (chunk size,
+                                       Argon2id cost, empty passphrase, not a key file) */
+#define GCMSIV_ERR_STATE (-17)      /* out of order: output pending, stream finished,
+                                       final chunk not verified */
 
 /* An opaque key: the expanded key and hash key, zeroized when freed. */
 typedef struct gcmsiv_key gcmsiv_key;
@@ -164,6 +175,147 @@ int gcmsiv_encrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_ke
  * affected). */
 int gcmsiv_decrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_key *key)
     GCMSIV_WARN_UNUSED;
+
+/* ------------------------------------------------------------------------
+ * Nonce-managed messages: the library draws each nonce (12 random bytes from
+ * the operating system) and puts it in front, so callers never handle one.
+ * Sealed = nonce || ciphertext || tag, m_len + gcmsiv_random_nonce_overhead(key)
+ * bytes (28 with 16-byte tags). For AES-GCM-SIV this is safe far past AES-GCM's
+ * 2^32 messages per key: a repeated nonce reveals only that two messages were
+ * equal, and RFC 8452 section 9 bounds the attacker's advantage at 2^-32 for up
+ * to 2^64 random-nonce messages of up to 128 KiB each (2^48 of 32 MiB) per key.
+ * With AES-GCM keys, keep to 2^32 messages per key. Every algorithm of the key
+ * type works. In place: the plaintext at c + 12 (encrypt), the plaintext left
+ * at c + 12 (decrypt, m = c + 12). A sealed message shorter than the overhead
+ * is GCMSIV_ERR_AUTHENTICATION (an attacker sets that length). */
+size_t gcmsiv_random_nonce_overhead(const gcmsiv_key *key); /* 12 + tag bytes; 0 for NULL */
+
+int gcmsiv_encrypt_random_nonce(uint8_t *c, size_t c_cap, size_t *c_len,
+                                const uint8_t *m, size_t m_len,
+                                const uint8_t *ad, size_t ad_len,
+                                const gcmsiv_key *key) GCMSIV_WARN_UNUSED;
+
+int gcmsiv_decrypt_random_nonce(uint8_t *m, size_t m_cap, size_t *m_len,
+                                const uint8_t *c, size_t c_len,
+                                const uint8_t *ad, size_t ad_len,
+                                const gcmsiv_key *key) GCMSIV_WARN_UNUSED;
+
+/* Nonce-managed batches: each item one buffer, sealed or opened in place.
+ * Encrypt: sealed_len = plaintext + overhead, the plaintext at sealed + 12; the
+ * buffer receives nonce || ciphertext || tag (all nonces from one system call;
+ * AES-GCM-SIV keys interleave the set-up as gcmsiv_encrypt_batch does). Decrypt:
+ * the plaintext is left at sealed + 12 (sealed_len - overhead bytes); an item
+ * shorter than the overhead, or forged, gets GCMSIV_ERR_AUTHENTICATION and holds
+ * its ciphertext again. Misuse (an encrypt item shorter than the overhead,
+ * buffers overlapping one another, any associated data or the items array)
+ * fails the whole call before any item is touched, every status set to it. */
+typedef struct gcmsiv_sealed_item {
+    const uint8_t *ad;
+    size_t ad_len;
+    uint8_t *sealed;
+    size_t sealed_len;
+    int status;
+} gcmsiv_sealed_item;
+
+int gcmsiv_encrypt_random_nonce_batch(gcmsiv_sealed_item *items, size_t count, const gcmsiv_key *key)
+    GCMSIV_WARN_UNUSED;
+int gcmsiv_decrypt_random_nonce_batch(gcmsiv_sealed_item *items, size_t count, const gcmsiv_key *key)
+    GCMSIV_WARN_UNUSED;
+
+/* ------------------------------------------------------------------------
+ * Files and streams in the gcmsiv file format (docs/FORMAT.md: a key-committing
+ * header, then the plaintext in chunks sealed with AES-GCM-SIV in the STREAM
+ * construction), byte-compatible with the gcmsiv tool and every binding. These
+ * calls do no I/O: you read and write, they transform bytes, in bounded memory.
+ *
+ * Encrypt: gcmsiv_encryptor_new, then push plaintext and drain file bytes in
+ * turn (a push is refused with GCMSIV_ERR_STATE while output is pending, so a
+ * handle holds at most one push and one batch of chunks, about 2 MiB), then
+ * gcmsiv_encryptor_finish and drain the rest. A file that is not finished reads
+ * as truncated.
+ *
+ * Decrypt: gcmsiv_decryptor_new, push file bytes, drain plaintext: only ever that
+ * of chunks that authenticated. When the input ends, gcmsiv_decryptor_finish
+ * says whether the file was whole (GCMSIV_ERR_TRUNCATED if not): count the data
+ * good only then. After a failure, what authenticated before it can still be
+ * drained, and every later push and finish returns the failure again.
+ *
+ * Random access: gcmsiv_reader_new with the first 86 bytes and the file's size;
+ * read the bytes gcmsiv_reader_final_chunk names and verify them (this fixes the
+ * plaintext length); then for any range, read the bytes gcmsiv_reader_span names
+ * and pass them to gcmsiv_reader_read, which authenticates only those chunks.
+ *
+ * Failures are status codes; gcmsiv_stream_error_message says more ("chunk 3
+ * failed authentication"), as errno does: read it right after the failing
+ * call, on the same thread. Messages never say anything about the secret. A
+ * handle may move between threads but not be used by two at once, except
+ * gcmsiv_reader_span/_read/_size after the final chunk verified. Every *_free
+ * ignores NULL and zeroizes the keys; the decryptor wipes the plaintext it held.
+ */
+typedef struct gcmsiv_secret gcmsiv_secret;
+typedef struct gcmsiv_encryptor gcmsiv_encryptor;
+typedef struct gcmsiv_decryptor gcmsiv_decryptor;
+typedef struct gcmsiv_reader gcmsiv_reader;
+
+size_t gcmsiv_file_header_bytes(void);            /* 86 */
+const char *gcmsiv_stream_error_message(void);    /* this thread's last stream failure, or "" */
+
+/* Secrets, copied into each handle made from them (free them when you like). A
+ * 32-byte key (what a key file holds; else GCMSIV_ERR_KEY_LENGTH), a key file's
+ * text, or a passphrase (bytes; UTF-8 for text; not empty), stretched with
+ * Argon2id at the cost a file's header records. */
+int gcmsiv_secret_new_key(gcmsiv_secret **secret_out, const uint8_t *key, size_t key_len)
+    GCMSIV_WARN_UNUSED;
+int gcmsiv_secret_new_key_file(gcmsiv_secret **secret_out, const uint8_t *text, size_t text_len)
+    GCMSIV_WARN_UNUSED;
+int gcmsiv_secret_new_passphrase(gcmsiv_secret **secret_out, const uint8_t *passphrase,
+                                 size_t passphrase_len) GCMSIV_WARN_UNUSED;
+void gcmsiv_secret_free(gcmsiv_secret *secret);
+
+/* algorithm: GCMSIV_AES_256_GCM_SIV (or 0) or GCMSIV_AES_128_GCM_SIV; chunk_size a
+ * power of two from 1024 to 1048576 (0: 65536). _ex: the Argon2id cost for a
+ * passphrase (all 0: 65536 KiB, 3 passes, 4 lanes; memory 8 x lanes to 1048576
+ * KiB, 1 to 16 passes, 1 to 16 lanes), checked for a key too but used only for a
+ * passphrase. */
+int gcmsiv_encryptor_new(gcmsiv_encryptor **enc_out, int algorithm, size_t chunk_size,
+                         const gcmsiv_secret *secret) GCMSIV_WARN_UNUSED;
+int gcmsiv_encryptor_new_ex(gcmsiv_encryptor **enc_out, int algorithm, size_t chunk_size,
+                            uint32_t argon2_memory_kib, uint32_t argon2_iterations,
+                            uint32_t argon2_lanes, const gcmsiv_secret *secret) GCMSIV_WARN_UNUSED;
+int gcmsiv_encryptor_push(gcmsiv_encryptor *enc, const uint8_t *in, size_t in_len) GCMSIV_WARN_UNUSED;
+int gcmsiv_encryptor_finish(gcmsiv_encryptor *enc) GCMSIV_WARN_UNUSED;
+size_t gcmsiv_encryptor_pending(const gcmsiv_encryptor *enc);   /* bytes to drain */
+int gcmsiv_encryptor_drain(gcmsiv_encryptor *enc, uint8_t *out, size_t out_cap, size_t *out_len)
+    GCMSIV_WARN_UNUSED;
+void gcmsiv_encryptor_free(gcmsiv_encryptor *enc);
+
+int gcmsiv_decryptor_new(gcmsiv_decryptor **dec_out, const gcmsiv_secret *secret) GCMSIV_WARN_UNUSED;
+int gcmsiv_decryptor_push(gcmsiv_decryptor *dec, const uint8_t *in, size_t in_len) GCMSIV_WARN_UNUSED;
+int gcmsiv_decryptor_finish(gcmsiv_decryptor *dec) GCMSIV_WARN_UNUSED;
+size_t gcmsiv_decryptor_pending(const gcmsiv_decryptor *dec);   /* plaintext bytes to drain */
+int gcmsiv_decryptor_drain(gcmsiv_decryptor *dec, uint8_t *out, size_t out_cap, size_t *out_len)
+    GCMSIV_WARN_UNUSED;
+void gcmsiv_decryptor_free(gcmsiv_decryptor *dec);
+
+/* header: the file's first header_len bytes (at least 86 for a whole header). */
+int gcmsiv_reader_new(gcmsiv_reader **reader_out, const uint8_t *header, size_t header_len,
+                      uint64_t file_size, const gcmsiv_secret *secret) GCMSIV_WARN_UNUSED;
+int gcmsiv_reader_final_chunk(const gcmsiv_reader *reader, uint64_t *offset, uint64_t *len);
+int gcmsiv_reader_verify_final(gcmsiv_reader *reader, const uint8_t *stored, size_t stored_len,
+                               uint64_t *plaintext_len) GCMSIV_WARN_UNUSED;
+int gcmsiv_reader_size(const gcmsiv_reader *reader, uint64_t *plaintext_len);
+/* The stored bytes holding plaintext offset..offset+len (cut at the end): file_len
+ * bytes at file_offset (0 and 0 for an empty range or one past the end). */
+int gcmsiv_reader_span(const gcmsiv_reader *reader, uint64_t offset, uint64_t len,
+                       uint64_t *file_offset, uint64_t *file_len);
+/* Authenticates exactly the span's stored bytes and writes plaintext offset..
+ * offset+len (cut at the end) to out, its length to *out_len. All or nothing: on
+ * failure *out_len is 0 and out is untouched. out may not overlap stored. */
+int gcmsiv_reader_read(uint8_t *out, size_t out_cap, size_t *out_len,
+                       const uint8_t *stored, size_t stored_len,
+                       uint64_t offset, uint64_t len,
+                       const gcmsiv_reader *reader) GCMSIV_WARN_UNUSED;
+void gcmsiv_reader_free(gcmsiv_reader *reader);
 
 #ifdef __cplusplus
 }

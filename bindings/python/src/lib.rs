@@ -12,6 +12,8 @@
 mod buffer;
 mod pyca;
 mod ops;
+mod random_nonce;
+mod stream;
 
 use buffer::{ByteView, OutBuffer};
 use gcmsiv::{Algorithm, Cipher};
@@ -165,6 +167,63 @@ macro_rules! aead_class {
             ) -> PyResult<Bound<'py, PyList>> {
                 ops::decrypt_many(py, &*self.cipher, items)
             }
+
+            /// Encrypts ``data`` under a fresh 12-byte nonce from the operating system and
+            /// returns nonce || ciphertext || tag (28 bytes more than ``data``): no nonce to
+            /// choose, store or send apart. ``associated_data`` is authenticated, ``None``
+            /// for none; both may be any buffer.
+            ///
+            /// With ``AESGCMSIV`` random nonces stay safe far past AES-GCM's 2**32 messages
+            /// per key: a repeat reveals only that two messages were equal (RFC 8452
+            /// section 9; the README has the limits). With ``AESGCM`` keep to 2**32
+            /// messages per key. The GIL is released from 4 KiB on. ``OSError`` if the
+            /// operating system has no random bytes to give.
+            fn encrypt_random_nonce<'py>(
+                &self,
+                py: Python<'py>,
+                data: ByteView<'_>,
+                associated_data: Option<ByteView<'_>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                random_nonce::encrypt(py, &self.cipher, &data, associated_data.as_ref())
+            }
+
+            /// Checks and decrypts what ``encrypt_random_nonce`` returned (nonce ||
+            /// ciphertext || tag) with the same ``associated_data``; returns the plaintext.
+            ///
+            /// Raises ``InvalidTag`` if anything is wrong, a ``sealed`` shorter than 28
+            /// bytes included. No plaintext is released then.
+            fn decrypt_random_nonce<'py>(
+                &self,
+                py: Python<'py>,
+                sealed: ByteView<'_>,
+                associated_data: Option<ByteView<'_>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                random_nonce::decrypt(py, &self.cipher, &sealed, associated_data.as_ref())
+            }
+
+            /// ``encrypt_random_nonce`` for many messages: ``items`` is an iterable of
+            /// ``(data, associated_data)`` tuples. Returns a list of ``bytes`` (nonce ||
+            /// ciphertext || tag), one per item, in order; one system call draws every
+            /// nonce, and the GIL is released once.
+            fn encrypt_random_nonce_many<'py>(
+                &self,
+                py: Python<'py>,
+                items: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                random_nonce::encrypt_many(py, &self.cipher, items)
+            }
+
+            /// ``decrypt_random_nonce`` for many messages: ``items`` is an iterable of
+            /// ``(sealed, associated_data)`` tuples. Returns a list with, for each item in
+            /// order, the plaintext, or ``None`` if that item failed authentication (or was
+            /// shorter than 28 bytes). The GIL is released once.
+            fn decrypt_random_nonce_many<'py>(
+                &self,
+                py: Python<'py>,
+                items: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                random_nonce::decrypt_many(py, &self.cipher, items)
+            }
         }
     };
 }
@@ -215,6 +274,7 @@ fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(backend_bits, m)?)?;
+    stream::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

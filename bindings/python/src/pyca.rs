@@ -34,8 +34,11 @@ pub(crate) fn new_cipher(
     };
     let mut copy = [0u8; 32];
     key.copy_to(0, &mut copy[..len]);
+    // One call, one core: the core's `parallel` feature is on (gcmsiv-stream needs it),
+    // but its pool is rayon's global one, which hangs a child after os.fork().
     let cipher = gcmsiv::scrubbed(|| {
-        Cipher::new(algorithms[size], &copy[..len], TAG_LEN, Backend::select()).map(Box::new)
+        Cipher::new(algorithms[size], &copy[..len], TAG_LEN, Backend::select())
+            .map(|cipher| Box::new(cipher.with_parallel_threshold(None)))
     })
     .map_err(to_py_err);
     copy.zeroize();

@@ -17,6 +17,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def test_exports() -> None:
     exported = {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"}
+    exported |= {"GcmsivFile", "open"}
     assert set(gcmsiv.__all__) == exported
     assert re.fullmatch(r"\d+\.\d+\.\d+", gcmsiv.__version__)
     assert gcmsiv.backend() in ("aesni-vaes", "aesni-clmul", "portable")

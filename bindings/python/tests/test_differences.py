@@ -53,9 +53,16 @@ def test_invalid_tag_is_our_own_class() -> None:
 
 @pytest.mark.parametrize("name", ["AESGCMSIV", "AESGCM"])
 def test_extras(name: str) -> None:
-    """Batch calls are ours only; the pyca API is all there too."""
+    """Batch and nonce-managed calls are ours only; the pyca API is all there too."""
     ours, theirs = getattr(gcmsiv, name), getattr(aead, name)
     extra = {m for m in dir(ours) if not m.startswith("_")} - {
         m for m in dir(theirs) if not m.startswith("_")
     }
-    assert extra == {"encrypt_many", "decrypt_many"}
+    assert extra == {
+        "encrypt_many",
+        "decrypt_many",
+        "encrypt_random_nonce",
+        "decrypt_random_nonce",
+        "encrypt_random_nonce_many",
+        "decrypt_random_nonce_many",
+    }

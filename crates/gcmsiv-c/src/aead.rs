@@ -16,7 +16,7 @@ use core::ffi::c_int;
 ///
 /// # Safety
 /// `out` is NULL or writable.
-unsafe fn report_len(out: *mut usize, len: usize) {
+pub(crate) unsafe fn report_len(out: *mut usize, len: usize) {
     if !out.is_null() {
         // SAFETY: the caller's contract.
         unsafe { out.write(len) };
@@ -194,7 +194,7 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
 /// # Safety
 /// As [`gcmsiv_encrypt_detached`].
 #[allow(clippy::too_many_arguments, reason = "the C calls' own arguments")]
-unsafe fn seal_detached(
+pub(crate) unsafe fn seal_detached(
     key: &GcmsivKey,
     c: *mut u8,
     mac: *mut u8,
@@ -240,7 +240,7 @@ unsafe fn seal_detached(
 /// # Safety
 /// As [`gcmsiv_decrypt_detached`].
 #[allow(clippy::too_many_arguments, reason = "the C calls' own arguments")]
-unsafe fn open_detached(
+pub(crate) unsafe fn open_detached(
     key: &GcmsivKey,
     m: *mut u8,
     c: *const u8,

@@ -22,6 +22,13 @@ pub const GCMSIV_ERR_NULL_POINTER: c_int = -10;
 pub const GCMSIV_ERR_OVERLAP: c_int = -11;
 pub const GCMSIV_ERR_INTERNAL: c_int = -12;
 pub const GCMSIV_ERR_RANDOM_SOURCE: c_int = -13;
+/// The streaming calls' own (`src/stream.rs`): a file that is not in the
+/// format, one that ends early, an argument the format does not allow, a
+/// call out of order.
+pub const GCMSIV_ERR_FORMAT: c_int = -14;
+pub const GCMSIV_ERR_TRUNCATED: c_int = -15;
+pub const GCMSIV_ERR_INVALID: c_int = -16;
+pub const GCMSIV_ERR_STATE: c_int = -17;
 
 /// The status of a failure: of the core (a [`gcmsiv::Error`]) or a panic.
 pub(crate) fn status(failure: impl Into<Failure>) -> c_int {

@@ -33,12 +33,20 @@
 //! - `aead.rs`: one message per call: `gcmsiv_{encrypt,decrypt}` and their
 //!   `_detached` forms.
 //! - `batch.rs`: many messages per call: `gcmsiv_{encrypt,decrypt}_batch`.
+//! - `random.rs`: nonce-managed messages, the nonce drawn by the library
+//!   and placed in front: `gcmsiv_{encrypt,decrypt}_random_nonce` and their
+//!   batches.
+//! - `stream.rs`: files and streams in the gcmsiv file format
+//!   (docs/FORMAT.md): secrets, the encryptor and decryptor (push, drain,
+//!   finish), and random access (`gcmsiv_reader_*`).
 
 mod ffi;
 mod sizes;
 mod key;
 mod aead;
 mod batch;
+mod random;
+mod stream;
 
 pub use aead::{gcmsiv_decrypt, gcmsiv_decrypt_detached, gcmsiv_encrypt, gcmsiv_encrypt_detached};
 pub use batch::{GcmsivBatchItem, gcmsiv_decrypt_batch, gcmsiv_encrypt_batch};
@@ -48,13 +56,28 @@ pub use ffi::{
     GCMSIV_ERR_NULL_POINTER, GCMSIV_ERR_OVERLAP, GCMSIV_ERR_TAG_LENGTH, GCMSIV_ERR_TOO_LONG,
     GCMSIV_ERR_TOO_SHORT, GCMSIV_OK,
 };
+pub use ffi::{GCMSIV_ERR_FORMAT, GCMSIV_ERR_INVALID, GCMSIV_ERR_STATE, GCMSIV_ERR_TRUNCATED};
 pub use key::{
     GcmsivKey, gcmsiv_key_backend, gcmsiv_key_backend_bits, gcmsiv_key_free, gcmsiv_key_new,
     gcmsiv_key_new_ex, gcmsiv_key_new_gcm_short_tag_hazardous, gcmsiv_key_tag_bytes,
+};
+pub use random::{
+    GcmsivSealedItem, gcmsiv_decrypt_random_nonce, gcmsiv_decrypt_random_nonce_batch,
+    gcmsiv_encrypt_random_nonce, gcmsiv_encrypt_random_nonce_batch, gcmsiv_random_nonce_overhead,
 };
 pub use sizes::{
     GCMSIV_AES_128_GCM, GCMSIV_AES_128_GCM_SIV, GCMSIV_AES_256_GCM, GCMSIV_AES_256_GCM_SIV,
     GCMSIV_BACKEND_AESNI_CLMUL, GCMSIV_BACKEND_AESNI_VAES, GCMSIV_BACKEND_AUTO, GCMSIV_BACKEND_PORTABLE,
     gcmsiv_abytes, gcmsiv_backend_available, gcmsiv_keybytes, gcmsiv_messagebytes_max, gcmsiv_npubbytes,
     gcmsiv_strerror, gcmsiv_version,
+};
+pub use stream::{
+    GcmsivDecryptor, GcmsivEncryptor, GcmsivReader, GcmsivSecret, gcmsiv_decryptor_drain,
+    gcmsiv_decryptor_finish, gcmsiv_decryptor_free, gcmsiv_decryptor_new, gcmsiv_decryptor_pending,
+    gcmsiv_decryptor_push, gcmsiv_encryptor_drain, gcmsiv_encryptor_finish, gcmsiv_encryptor_free,
+    gcmsiv_encryptor_new, gcmsiv_encryptor_new_ex, gcmsiv_encryptor_pending, gcmsiv_encryptor_push,
+    gcmsiv_file_header_bytes, gcmsiv_reader_final_chunk, gcmsiv_reader_free, gcmsiv_reader_new,
+    gcmsiv_reader_read, gcmsiv_reader_size, gcmsiv_reader_span, gcmsiv_reader_verify_final,
+    gcmsiv_secret_free, gcmsiv_secret_new_key, gcmsiv_secret_new_key_file, gcmsiv_secret_new_passphrase,
+    gcmsiv_stream_error_message,
 };

@@ -9,6 +9,7 @@ use crate::ffi::{
     GCMSIV_ERR_NULL_POINTER, GCMSIV_ERR_OVERLAP, GCMSIV_ERR_RANDOM_SOURCE, GCMSIV_ERR_TAG_LENGTH,
     GCMSIV_ERR_TOO_LONG, GCMSIV_ERR_TOO_SHORT, GCMSIV_OK,
 };
+use crate::ffi::{GCMSIV_ERR_FORMAT, GCMSIV_ERR_INVALID, GCMSIV_ERR_STATE, GCMSIV_ERR_TRUNCATED};
 use core::ffi::{c_char, c_int};
 use gcmsiv::{Algorithm, Backend};
 
@@ -109,6 +110,10 @@ pub extern "C" fn gcmsiv_strerror(code: c_int) -> *const c_char {
         GCMSIV_ERR_OVERLAP => "input and output overlap without being the same buffer\0",
         GCMSIV_ERR_INTERNAL => "internal error\0",
         GCMSIV_ERR_RANDOM_SOURCE => "the operating system's random number generator failed\0",
+        GCMSIV_ERR_FORMAT => "not a gcmsiv file, or a corrupted one\0",
+        GCMSIV_ERR_TRUNCATED => "the file is truncated (it ends before its final chunk)\0",
+        GCMSIV_ERR_INVALID => "an argument the file format does not allow\0",
+        GCMSIV_ERR_STATE => "call out of order (drain pending output first, or the stream is finished)\0",
         _ => "unknown status code\0",
     };
     text.as_ptr().cast()

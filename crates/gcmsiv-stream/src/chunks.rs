@@ -268,6 +268,15 @@ impl Batch {
     }
 }
 
+/// A batch holds plaintext: it is wiped when it goes (about 2 MiB of writes,
+/// once per reader or writer).
+impl Drop for Batch {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.buf.zeroize();
+    }
+}
+
 /// Seals chunk `index` whose plaintext is in `slot[W..W + len]`.
 fn seal_chunk(
     cipher: &PayloadCipher,

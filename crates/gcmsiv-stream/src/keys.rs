@@ -158,26 +158,28 @@ impl Secret {
     /// The keys of a file with this header, from the key itself or from
     /// Argon2id of the passphrase at the header's cost (checked against the
     /// format's caps when the header was parsed). A secret of the other kind
-    /// is [`DecodeError::WrongKeyMode`]. The stack the derivation used is
-    /// scrubbed before this returns (see [`scrub_stack`]).
+    /// is [`DecodeError::WrongKeyMode`]. HKDF and HMAC copy keys into blocks
+    /// they do not wipe (the key padded to a block, HKDF's output blocks), in
+    /// frames dead once they return, and the payload key's schedule is built
+    /// by value: the derivation runs in [`gcmsiv::scrubbed`], which zeroes the
+    /// stack it used, and the cipher is boxed there, so later moves copy only
+    /// a pointer. `tests/residue.rs` checks that nothing is left.
     pub(crate) fn file_keys(&self, header: &Header) -> Result<FileKeys, Error> {
-        let keys = match (self, header.key_mode) {
-            (Secret::Key(key), KeyMode::KeyFile) => FileKeys::derive(key, header),
+        if let Secret::Passphrase(passphrase) = self
+            && passphrase.is_empty()
+        {
+            return Err(Error::Invalid("the passphrase is empty"));
+        }
+        gcmsiv::scrubbed(|| match (self, header.key_mode) {
+            (Secret::Key(key), KeyMode::KeyFile) => Ok(FileKeys::derive(key, header)),
             (Secret::Passphrase(passphrase), KeyMode::Passphrase(cost)) => {
-                if passphrase.is_empty() {
-                    return Err(Error::Invalid("the passphrase is empty"));
-                }
-                FileKeys::derive(&MasterKey::from_passphrase(passphrase, &header.salt, cost), header)
+                Ok(FileKeys::derive(&MasterKey::from_passphrase(passphrase, &header.salt, cost), header))
             }
-            (_, mode) => {
-                return Err(DecodeError::WrongKeyMode {
-                    file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
-                }
-                .into());
+            (_, mode) => Err(DecodeError::WrongKeyMode {
+                file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
             }
-        };
-        scrub_stack();
-        Ok(keys)
+            .into()),
+        })
     }
 
     /// The key mode a writer records for this secret.
@@ -202,19 +204,6 @@ impl fmt::Debug for Secret {
             Secret::Passphrase(_) => f.write_str("Secret::Passphrase(..)"),
         }
     }
-}
-
-/// Overwrites the stack below the caller's frame, where the calls it just
-/// made ran: HKDF and HMAC copy their keys into blocks of their own (the key
-/// padded to a block, the HKDF output blocks) that they do not wipe, in
-/// frames that are dead once they return. Zeroing 16 KiB costs well under a
-/// microsecond, once per file; `tests/residue.rs` checks that nothing is left.
-#[inline(never)]
-pub(crate) fn scrub_stack() {
-    use zeroize::Zeroize;
-    let mut area = [0u8; 16 * 1024];
-    area.zeroize();
-    core::hint::black_box(&area);
 }
 
 /// AES-GCM-SIV under the file's payload key, at either key size.
@@ -249,7 +238,7 @@ impl PayloadCipher {
 #[derive(Clone)]
 pub struct FileKeys {
     header_key: Zeroizing<[u8; 32]>,
-    pub payload: PayloadCipher,
+    pub payload: Box<PayloadCipher>,
 }
 
 impl FileKeys {
@@ -264,7 +253,7 @@ impl FileKeys {
             .expect("internal error: HKDF length");
         // Chunks already run one per worker thread: no chunk is split across
         // cores (its helpers would only compete with the other workers).
-        let payload = match header.algorithm {
+        let payload = Box::new(match header.algorithm {
             Algorithm::Aes128GcmSiv => PayloadCipher::Aes128(
                 Aes128GcmSiv::new_from_slice(payload_key)
                     .expect("internal error: key length")
@@ -275,7 +264,7 @@ impl FileKeys {
                     .expect("internal error: key length")
                     .with_parallel_threshold(None),
             ),
-        };
+        });
         FileKeys { header_key, payload }
     }
 

@@ -338,10 +338,11 @@ impl RandomAccess {
         if first_chunk > self.geometry.final_index {
             return Err(Error::Invalid("chunk index past the final chunk"));
         }
-        let mut layout = Layout::new(self.geometry.chunk_size, true);
-        // A batch no larger than the chunks given: a read of one chunk
-        // allocates one slot, not a whole batch of about 2 MiB.
-        layout.per_batch = layout.per_batch.min(stored.len().div_ceil(layout.slot()).max(1));
+        let layout = Layout::new(self.geometry.chunk_size, true);
+        // No bigger than the chunks `stored` holds: a one-chunk read must not allocate
+        // (and the kernel zero) a whole batch of about 2 MiB.
+        let held = stored.len().div_ceil(layout.slot()).max(1);
+        let layout = Layout { per_batch: layout.per_batch.min(held), ..layout };
         let mut batch = Batch::new(layout);
         let (mut next, mut at) = (first_chunk, 0);
         while at < stored.len() {

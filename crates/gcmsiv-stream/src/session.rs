@@ -10,7 +10,7 @@ use crate::format::{
     Algorithm, Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN, HEADER_LEN, Header, KeyMode,
     MAC_LEN, MAC_OFFSET, SALT_LEN,
 };
-use crate::keys::{PayloadCipher, Secret, scrub_stack};
+use crate::keys::{PayloadCipher, Secret};
 
 /// How a writer lays out a new file: the algorithm, the chunk size, the
 /// passphrase cost (for a passphrase secret), and whether chunks are sealed on
@@ -91,7 +91,7 @@ impl Options {
 #[derive(Clone)]
 pub(crate) struct Session {
     pub header: Header,
-    pub cipher: PayloadCipher,
+    pub cipher: Box<PayloadCipher>,
     pub header_mac: [u8; MAC_LEN],
 }
 
@@ -109,8 +109,7 @@ impl Session {
         };
         let keys = secret.file_keys(&header)?;
         let fields = header.encode();
-        let header_mac = keys.header_mac(&fields);
-        scrub_stack();
+        let header_mac = gcmsiv::scrubbed(|| keys.header_mac(&fields));
         let mut bytes = [0u8; HEADER_LEN];
         bytes[..MAC_OFFSET].copy_from_slice(&fields);
         bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
@@ -131,8 +130,7 @@ impl Session {
         let (header, mac) = Header::parse(head)?;
         let keys = secret.file_keys(&header)?;
         let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
-        let verified = keys.verify_header(fields, &mac);
-        scrub_stack();
+        let verified = gcmsiv::scrubbed(|| keys.verify_header(fields, &mac));
         if !verified {
             let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
             return Err(DecodeError::WrongKey { passphrase }.into());

@@ -1,7 +1,8 @@
 //! What deriving a file's keys leaves behind: after a writer or reader is made
-//! (and dropped), the stack its frames used holds no copy of HKDF's PRK, of
-//! the header MAC key, or of the HMAC key blocks keyed by them (the key XOR
-//! ipad/opad that HMAC hashes first), nor of the master key. The HMAC and
+//! (and used, and dropped), the stack its frames used holds no copy of HKDF's
+//! PRK, of the header MAC key, or of the HMAC key blocks keyed by them (the key
+//! XOR ipad/opad that HMAC hashes first), of the master key, or of the payload
+//! key (the first round keys of its schedule). The HMAC and
 //! SHA-256 states wipe themselves on drop (the crates' `zeroize` features);
 //! this finds them if they ever stop doing so.
 //!
@@ -67,6 +68,10 @@ fn secrets(master: &[u8; 32], salt: &[u8]) -> Vec<(&'static str, [u8; 16])> {
     let (prk, hkdf) = Hkdf::<Sha256>::extract(Some(salt), master);
     let mut header_key = [0u8; 32];
     hkdf.expand(b"gcmsiv v1 header key", &mut header_key).unwrap();
+    // AES-256-GCM-SIV (the default): the payload key is its schedule's first
+    // two round keys.
+    let mut payload_key = [0u8; 32];
+    hkdf.expand_multi_info(&[b"gcmsiv v1 payload key", &[31]], &mut payload_key).unwrap();
     let prefix = |bytes: &[u8]| -> [u8; 16] { bytes[..16].try_into().unwrap() };
     let pad = |key: &[u8], byte: u8| -> [u8; 16] { std::array::from_fn(|i| key[i] ^ byte) };
     vec![
@@ -77,6 +82,8 @@ fn secrets(master: &[u8; 32], salt: &[u8]) -> Vec<(&'static str, [u8; 16])> {
         ("header key", prefix(&header_key)),
         ("header key ^ ipad", pad(&header_key, 0x36)),
         ("header key ^ opad", pad(&header_key, 0x5c)),
+        ("payload key", prefix(&payload_key)),
+        ("payload key (second half)", prefix(&payload_key[16..])),
     ]
 }
 

@@ -113,6 +113,19 @@ impl Cipher {
         Ok(Cipher { inner })
     }
 
+    /// Sets the size from which one AES-GCM-SIV message runs on rayon's pool
+    /// (`None`: never); see [`Aes128GcmSiv::with_parallel_threshold`]. AES-GCM
+    /// keys have no parallel path and are returned as they are.
+    #[cfg(feature = "parallel")]
+    pub fn with_parallel_threshold(self, bytes: Option<usize>) -> Self {
+        let inner = match self.inner {
+            Inner::Aes128GcmSiv(c) => Inner::Aes128GcmSiv(c.with_parallel_threshold(bytes)),
+            Inner::Aes256GcmSiv(c) => Inner::Aes256GcmSiv(c.with_parallel_threshold(bytes)),
+            other => other,
+        };
+        Cipher { inner }
+    }
+
     /// The key's algorithm.
     #[inline]
     pub fn algorithm(&self) -> Algorithm {

@@ -9,3 +9,8 @@ once for many messages. See the package README for the few deliberate difference
 from gcmsiv._gcmsiv import AESGCM, AESGCMSIV, InvalidTag, __version__, backend, backend_bits
 
 __all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"]
+
+# Encrypted files in the gcmsiv format (docs/FORMAT.md), in the manner of gzip.open.
+from gcmsiv._stream import GcmsivFile, open  # noqa: E402
+
+__all__ += ["GcmsivFile", "open"]

@@ -1,12 +1,23 @@
 """AES-GCM-SIV (RFC 8452) and AES-GCM, with the API of pyca/cryptography's AEAD classes."""
 
+import io
+import os
 from collections.abc import Iterable
-from typing import Self, final
+from typing import Any, Literal, Self, final
 
 from typing_extensions import Buffer
 
 __version__: str
-__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"]
+__all__ = [
+    "AESGCM",
+    "AESGCMSIV",
+    "GcmsivFile",
+    "InvalidTag",
+    "__version__",
+    "backend",
+    "backend_bits",
+    "open",
+]
 
 class InvalidTag(Exception):
     """Authentication failed. Raised for every decryption failure, with no detail."""
@@ -19,6 +30,8 @@ def backend_bits() -> int:
 
 # (nonce, data, associated_data), as the arguments of encrypt and decrypt.
 _Item = tuple[Buffer, Buffer, Buffer | None]
+# (data, associated_data) and (sealed, associated_data), for the nonce-managed batches.
+_RandomItem = tuple[Buffer, Buffer | None]
 
 @final
 class AESGCMSIV:
@@ -37,6 +50,12 @@ class AESGCMSIV:
     ) -> int: ...
     def encrypt_many(self, items: Iterable[_Item]) -> list[bytes]: ...
     def decrypt_many(self, items: Iterable[_Item]) -> list[bytes | None]: ...
+    def encrypt_random_nonce(self, data: Buffer, associated_data: Buffer | None) -> bytes:
+        """Seals under a fresh random nonce; returns nonce || ciphertext || tag."""
+    def decrypt_random_nonce(self, sealed: Buffer, associated_data: Buffer | None) -> bytes:
+        """Opens what encrypt_random_nonce returned; InvalidTag if anything is wrong."""
+    def encrypt_random_nonce_many(self, items: Iterable[_RandomItem]) -> list[bytes]: ...
+    def decrypt_random_nonce_many(self, items: Iterable[_RandomItem]) -> list[bytes | None]: ...
 
 @final
 class AESGCM:
@@ -55,3 +74,56 @@ class AESGCM:
     ) -> int: ...
     def encrypt_many(self, items: Iterable[_Item]) -> list[bytes]: ...
     def decrypt_many(self, items: Iterable[_Item]) -> list[bytes | None]: ...
+    def encrypt_random_nonce(self, data: Buffer, associated_data: Buffer | None) -> bytes:
+        """Seals under a fresh random nonce; returns nonce || ciphertext || tag."""
+    def decrypt_random_nonce(self, sealed: Buffer, associated_data: Buffer | None) -> bytes:
+        """Opens what encrypt_random_nonce returned; InvalidTag if anything is wrong."""
+    def encrypt_random_nonce_many(self, items: Iterable[_RandomItem]) -> list[bytes]: ...
+    def decrypt_random_nonce_many(self, items: Iterable[_RandomItem]) -> list[bytes | None]: ...
+
+_Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+
+def open(
+    file: _Path | Any,
+    mode: Literal["rb", "r", "wb", "w", "xb", "x"] = "rb",
+    *,
+    key: Buffer | None = None,
+    key_file: _Path | None = None,
+    passphrase: str | bytes | None = None,
+    chunk_size: int | None = None,
+    algorithm: Literal["aes256", "aes128"] = "aes256",
+    argon2_memory_kib: int | None = None,
+    argon2_iterations: int | None = None,
+    argon2_lanes: int | None = None,
+) -> GcmsivFile:
+    """Opens a gcmsiv encrypted file (docs/FORMAT.md) for reading or writing, as gzip.open."""
+
+class GcmsivFile(io.BufferedIOBase):
+    """A gcmsiv encrypted file, read or written as plaintext; see gcmsiv.open."""
+
+    mode: str
+    name: Any
+    def __init__(
+        self,
+        file: _Path | Any,
+        mode: Literal["rb", "r", "wb", "w", "xb", "x"] = "rb",
+        *,
+        key: Buffer | None = None,
+        key_file: _Path | None = None,
+        passphrase: str | bytes | None = None,
+        chunk_size: int | None = None,
+        algorithm: Literal["aes256", "aes128"] = "aes256",
+        argon2_memory_kib: int | None = None,
+        argon2_iterations: int | None = None,
+        argon2_lanes: int | None = None,
+    ) -> None: ...
+    def read(self, size: int | None = -1) -> bytes: ...
+    def read1(self, size: int = -1) -> bytes: ...
+    def readinto(self, b: Buffer) -> int: ...
+    def readinto1(self, b: Buffer) -> int: ...
+    def peek(self, size: int = 0) -> bytes: ...
+    def readline(self, size: int | None = -1) -> bytes: ...
+    def seek(self, offset: int, whence: int = 0) -> int: ...
+    def tell(self) -> int: ...
+    def write(self, data: Buffer) -> int: ...
+    def __enter__(self) -> Self: ...
