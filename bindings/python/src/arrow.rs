@@ -6,7 +6,9 @@
 use crate::InvalidTag;
 use crate::buffer::{ArrowBuffer, ByteView, FreshBuffer, init_zero};
 use crate::column::{Mode, NonceSource, open, seal};
-use crate::column_io::{Aad, BadInput, Column, Layout, Width, check, offset_at, write_offsets, write_validity};
+use crate::column_io::{
+    Aad, BadInput, Column, Layout, Width, check, offset_at, write_offsets, write_validity,
+};
 use crate::pyca::{new_cipher, to_py_err};
 use gcmsiv::{Algorithm, Cipher};
 use pyo3::exceptions::{PyOSError, PyOverflowError, PyValueError};
@@ -151,7 +153,16 @@ pub(crate) fn _arrow_seal(
         }
         let offsets = write_offsets(&call.values, call.mode, true, call.width, offsets.as_uninit());
         let out_start = |i| offset_at(offsets, call.width, i);
-        seal(&call.cipher, call.mode, &call.values, &call.aad, data.as_uninit(), out_start, threads, seed.as_deref())
+        seal(
+            &call.cipher,
+            call.mode,
+            &call.values,
+            &call.aad,
+            data.as_uninit(),
+            out_start,
+            threads,
+            seed.as_deref(),
+        )
     })
     .map_err(to_py_err)?;
     Ok((validity.map(FreshBuffer::into_object), offsets.into_object(), data.into_object(), sizes.nulls))

@@ -7,7 +7,7 @@
 //! nonce per value; deterministic mode `ciphertext || tag` under the all-zero nonce, so that
 //! equal (value, associated data) pairs give equal ciphertexts.
 
-use crate::buffer::init_copy;
+use crate::buffer::{init_array, init_copy};
 use crate::column_io::{Aad, Column};
 use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error, NONCE_LEN, TAG_LEN};
 use std::mem::MaybeUninit;
@@ -177,40 +177,40 @@ fn seal_range<'a>(
 ) -> Result<(), Error> {
     let mut items: Vec<BatchItem<'_>> = Vec::with_capacity(GROUP_VALUES);
     let mut tags: Vec<&mut [MaybeUninit<u8>]> = Vec::with_capacity(GROUP_VALUES);
-    let mut fresh = [0u8; NONCE_LEN * GROUP_VALUES];
-    let mut i = range.start;
-    while i < range.end {
-        if let Some(nonces) = nonces.as_mut() {
-            nonces.fill(&mut fresh);
-        }
-        let mut fresh_nonces = fresh.chunks_exact(NONCE_LEN);
-        while i < range.end && items.len() < GROUP_VALUES {
-            if values.is_valid(i) {
-                let value = values.value(i);
-                let (slot, rest) = std::mem::take(&mut out).split_at_mut(value.len() + mode.overhead());
-                out = rest;
-                let (nonce, slot): (&[u8], _) = match mode {
-                    Mode::Random => {
-                        let (nonce, slot) = slot.split_at_mut(NONCE_LEN);
-                        let next = fresh_nonces.next().expect("internal error: one nonce per value");
-                        (init_copy(nonce, next), slot)
-                    }
-                    Mode::Deterministic => (&FIXED_NONCE, slot),
-                };
-                let (body, tag) = slot.split_at_mut(value.len());
-                let nonce = nonce.try_into().expect("internal error: a 12-byte nonce");
-                items.push(BatchItem::new(nonce, aad.get(i), init_copy(body, value)));
-                tags.push(tag);
-            }
-            i += 1;
-        }
-        cipher.encrypt_batch(&mut items)?;
+    let mut fresh = [[0u8; NONCE_LEN]; GROUP_VALUES];
+    let mut result = Ok(());
+    let mut seal_group = |items: &mut Vec<BatchItem<'_>>, tags: &mut Vec<&mut [MaybeUninit<u8>]>| {
+        result = result.and(cipher.encrypt_batch(items));
         for (item, tag) in items.drain(..).zip(tags.drain(..)) {
-            init_copy(tag, &item.tag);
+            init_array(tag, &item.tag);
         }
-    }
+    };
+    values.for_each(range, |i, value| {
+        let Some(value) = value else { return };
+        if items.is_empty()
+            && let Some(nonces) = nonces.as_mut()
+        {
+            nonces.fill(fresh.as_flattened_mut());
+        }
+        let (slot, rest) = std::mem::take(&mut out).split_at_mut(value.len() + mode.overhead());
+        out = rest;
+        let (nonce, slot): (&[u8; NONCE_LEN], _) = match mode {
+            Mode::Random => {
+                let (nonce, slot) = slot.split_at_mut(NONCE_LEN);
+                (&*init_array(nonce, &fresh[items.len()]), slot)
+            }
+            Mode::Deterministic => (&FIXED_NONCE, slot),
+        };
+        let (body, tag) = slot.split_at_mut(value.len());
+        items.push(BatchItem::new(nonce, aad.get(i), init_copy(body, value)));
+        tags.push(tag);
+        if items.len() == GROUP_VALUES {
+            seal_group(&mut items, &mut tags);
+        }
+    });
+    seal_group(&mut items, &mut tags);
     assert!(out.is_empty(), "internal error: output left unwritten");
-    Ok(())
+    result
 }
 
 /// Opens every non-null value of `values` into `out`, as [`seal`] seals them: the indices
@@ -248,27 +248,10 @@ fn open_range<'a>(
     let mut items: Vec<BatchItem<'_>> = Vec::with_capacity(GROUP_VALUES);
     let mut indices = Vec::with_capacity(GROUP_VALUES);
     let mut results = vec![Ok(()); GROUP_VALUES];
-    let mut i = range.start;
-    while i < range.end {
-        while i < range.end && items.len() < GROUP_VALUES {
-            if values.is_valid(i) {
-                let value = values.value(i);
-                let (nonce, sealed) = match mode {
-                    Mode::Random => value.split_at(NONCE_LEN),
-                    Mode::Deterministic => (&FIXED_NONCE[..], value),
-                };
-                let (body, tag) = sealed.split_at(sealed.len() - TAG_LEN);
-                let (slot, rest) = std::mem::take(&mut out).split_at_mut(body.len());
-                out = rest;
-                let nonce = nonce.try_into().expect("internal error: a 12-byte nonce");
-                let tag = tag.try_into().expect("internal error: a 16-byte tag");
-                items.push(BatchItem::with_tag(nonce, aad.get(i), init_copy(slot, body), tag));
-                indices.push(i);
-            }
-            i += 1;
-        }
+    let mut outcome = Ok(());
+    let mut open_group = |items: &mut Vec<BatchItem<'_>>, indices: &mut Vec<usize>| {
         let results = &mut results[..items.len()];
-        cipher.decrypt_batch(&mut items, results)?;
+        outcome = outcome.and(cipher.decrypt_batch(items, results));
         for ((item, result), index) in items.drain(..).zip(results.iter()).zip(indices.drain(..)) {
             if result.is_err() {
                 // The core put the ciphertext back; the result holds zeros instead.
@@ -276,7 +259,25 @@ fn open_range<'a>(
                 failed.push(index);
             }
         }
-    }
+    };
+    values.for_each(range, |i, value| {
+        let Some(value) = value else { return };
+        let (nonce, sealed) = match mode {
+            Mode::Random => value.split_at(NONCE_LEN),
+            Mode::Deterministic => (&FIXED_NONCE[..], value),
+        };
+        let (body, tag) = sealed.split_at(sealed.len() - TAG_LEN);
+        let (slot, rest) = std::mem::take(&mut out).split_at_mut(body.len());
+        out = rest;
+        let nonce = nonce.try_into().expect("internal error: a 12-byte nonce");
+        let tag = tag.try_into().expect("internal error: a 16-byte tag");
+        items.push(BatchItem::with_tag(nonce, aad.get(i), init_copy(slot, body), tag));
+        indices.push(i);
+        if items.len() == GROUP_VALUES {
+            open_group(&mut items, &mut indices);
+        }
+    });
+    open_group(&mut items, &mut indices);
     assert!(out.is_empty(), "internal error: output left unwritten");
-    Ok(failed)
+    outcome.map(|()| failed)
 }
