@@ -51,8 +51,46 @@ def rust_rates(binary: str, sizes: list[int]) -> dict[int, tuple[float, float]]:
     return rates
 
 
+def print_size(size: int, rounds: int, rust: tuple[float, float] | None) -> None:
+    """The rows for values of `size` bytes; `rust`: the Rust batch API's (seal, open) rates."""
+    pyca = AESGCMSIV(KEY)
+    column = pa.array([os.urandom(size) for _ in range(4096)] * (VALUES // 4096), pa.binary())
+    plain = column.to_pylist()[:PYCA_VALUES]
+    nonces = [os.urandom(12) for _ in range(PYCA_VALUES)]
+    sealed_py = [pyca.encrypt(n, v, None) for n, v in zip(nonces, plain, strict=True)]
+    pyca_rates = {
+        "encrypt": PYCA_VALUES
+        / best(lambda: [pyca.encrypt(n, v, None) for n, v in zip(nonces, plain, strict=True)], rounds),
+        "decrypt": PYCA_VALUES
+        / best(
+            lambda: [pyca.decrypt(n, c, None) for n, c in zip(nonces, sealed_py, strict=True)],
+            rounds,
+        ),
+    }
+    for mode in ("random", "deterministic"):
+        sealed = encrypt_array(KEY, column, mode=mode)
+        calls = {
+            "encrypt": lambda threads, mode=mode: encrypt_array(KEY, column, mode=mode, threads=threads),
+            "decrypt": lambda threads, mode=mode, sealed=sealed: decrypt_array(
+                KEY, sealed, mode=mode, threads=threads
+            ),
+        }
+        for op, call in calls.items():
+            one = VALUES / best(lambda call=call: call(1), rounds)
+            every = VALUES / best(lambda call=call: call(None), rounds)
+            r = (rust or (0.0, 0.0))[0 if op == "encrypt" else 1]
+            vs_rust = f"{one / r:.2f}" if r else "-"
+            print(
+                f"| {size} | {mode} | {op} | {one / 1e6:.2f} M | {every / 1e6:.2f} M | "
+                f"{(f'{r / 1e6:.2f} M') if r else '-'} | {vs_rust} | {pyca_rates[op] / 1e6:.2f} M | "
+                f"{one / pyca_rates[op]:.1f}x |"
+            )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="16,32,64,256")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rust", help="path of the built gcmsiv-bench binary")
@@ -66,36 +104,8 @@ def main() -> None:
         "| 1 thread / Rust | pyca once per value | 1 thread / pyca |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
-    pyca = AESGCMSIV(KEY)
     for size in sizes:
-        column = pa.array([os.urandom(size) for _ in range(4096)] * (VALUES // 4096), pa.binary())
-        plain = column.to_pylist()[:PYCA_VALUES]
-        nonces = [os.urandom(12) for _ in range(PYCA_VALUES)]
-        sealed_py = [pyca.encrypt(n, v, None) for n, v in zip(nonces, plain, strict=True)]
-        pyca_rates = {
-            "encrypt": PYCA_VALUES
-            / best(lambda: [pyca.encrypt(n, v, None) for n, v in zip(nonces, plain, strict=True)], args.rounds),
-            "decrypt": PYCA_VALUES
-            / best(lambda: [pyca.decrypt(n, c, None) for n, c in zip(nonces, sealed_py, strict=True)], args.rounds),
-        }
-        for mode in ("random", "deterministic"):
-            sealed = encrypt_array(KEY, column, mode=mode)
-            calls = {
-                "encrypt": lambda threads, mode=mode: encrypt_array(KEY, column, mode=mode, threads=threads),
-                "decrypt": lambda threads, mode=mode, sealed=sealed: decrypt_array(
-                    KEY, sealed, mode=mode, threads=threads
-                ),
-            }
-            for op, call in calls.items():
-                one = VALUES / best(lambda call=call: call(1), args.rounds)
-                every = VALUES / best(lambda call=call: call(None), args.rounds)
-                r = rust.get(size, (0.0, 0.0))[0 if op == "encrypt" else 1]
-                vs_rust = f"{one / r:.2f}" if r else "-"
-                print(
-                    f"| {size} | {mode} | {op} | {one / 1e6:.2f} M | {every / 1e6:.2f} M | "
-                    f"{(f'{r / 1e6:.2f} M') if r else '-'} | {vs_rust} | {pyca_rates[op] / 1e6:.2f} M | "
-                    f"{one / pyca_rates[op]:.1f}x |"
-                )
+        print_size(size, args.rounds, rust.get(size))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 
 import pyarrow as pa
 from gcmsiv.arrow import decrypt_array, encrypt_array
@@ -32,7 +33,9 @@ def best(call: Callable[[], object], rounds: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--values", type=int, default=1_000_000)
     parser.add_argument("--sizes", default="16,64,256")
     parser.add_argument("--rounds", type=int, default=3)
@@ -55,43 +58,56 @@ def main() -> None:
 
     def encrypt(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            yield pa.RecordBatch.from_arrays([encrypt_array(key.value, batch.column(0), threads=1)], names=["c"])
+            yield pa.RecordBatch.from_arrays(
+                [encrypt_array(key.value, batch.column(0), threads=1)], names=["c"]
+            )
 
     def decrypt(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            yield pa.RecordBatch.from_arrays([decrypt_array(key.value, batch.column(0), threads=1)], names=["v"])
+            yield pa.RecordBatch.from_arrays(
+                [decrypt_array(key.value, batch.column(0), threads=1)], names=["v"]
+            )
 
     def run(df) -> None:
         df.write.format("noop").mode("overwrite").save()
 
-    print(f"# Spark {spark.version}, local[1]; {args.values} values per column; values/s, best of {args.rounds}")
+    print(
+        f"# Spark {spark.version}, local[1]; {args.values} values per column; values/s, best of {args.rounds}"
+    )
     print("| bytes | op | gcmsiv.arrow (mapInArrow) | Spark aes_encrypt/aes_decrypt (GCM) | ratio |")
     print("|---|---|---|---|---|")
     for size in (int(s) for s in args.sizes.split(",")):
         # Random values of `size` bytes, made once and cached in the executor.
         words = (size + 63) // 64
-        value = F.concat(*[F.unhex(F.sha2(F.concat(F.col("id").cast("string"), F.lit(f"/{w}")), 512)) for w in range(words)])
+        value = F.concat(
+            *[
+                F.unhex(F.sha2(F.concat(F.col("id").cast("string"), F.lit(f"/{w}")), 512))
+                for w in range(words)
+            ]
+        )
         plain = spark.range(args.values).select(F.substring(value, 1, size).alias("v")).cache()
         plain.count()
         ours_sealed = plain.mapInArrow(encrypt, "c binary").cache()
         ours_sealed.count()
-        theirs_sealed = plain.select(F.expr("aes_encrypt(v, X'{}', 'GCM')".format(KEY.hex())).alias("c")).cache()
+        theirs_sealed = plain.select(
+            F.expr("aes_encrypt(v, X'{}', 'GCM')".format(KEY.hex())).alias("c")
+        ).cache()
         theirs_sealed.count()
         rows = [
             (
                 "encrypt",
-                lambda: run(plain.mapInArrow(encrypt, "c binary")),
-                lambda: run(plain.select(F.expr(f"aes_encrypt(v, X'{KEY.hex()}', 'GCM')"))),
+                plain.mapInArrow(encrypt, "c binary"),
+                plain.select(F.expr(f"aes_encrypt(v, X'{KEY.hex()}', 'GCM')")),
             ),
             (
                 "decrypt",
-                lambda: run(ours_sealed.mapInArrow(decrypt, "v binary")),
-                lambda: run(theirs_sealed.select(F.expr(f"aes_decrypt(c, X'{KEY.hex()}', 'GCM')"))),
+                ours_sealed.mapInArrow(decrypt, "v binary"),
+                theirs_sealed.select(F.expr(f"aes_decrypt(c, X'{KEY.hex()}', 'GCM')")),
             ),
         ]
         for op, ours, theirs in rows:
-            ours_rate = args.values / best(ours, args.rounds)
-            theirs_rate = args.values / best(theirs, args.rounds)
+            ours_rate = args.values / best(partial(run, ours), args.rounds)
+            theirs_rate = args.values / best(partial(run, theirs), args.rounds)
             print(
                 f"| {size} | {op} | {ours_rate / 1e6:.2f} M | {theirs_rate / 1e6:.2f} M | "
                 f"{ours_rate / theirs_rate:.2f}x |"
