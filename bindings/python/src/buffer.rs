@@ -406,7 +406,10 @@ pub(crate) fn init_zero(dst: &mut [MaybeUninit<u8>]) -> &mut [u8] {
 /// Writes `src` into `dst`, exactly `N` bytes: a fixed-size move the compiler inlines,
 /// where [`init_copy`] calls `memcpy` (a nonce and a tag per value, in a column).
 #[inline(always)]
-pub(crate) fn init_array<'a, const N: usize>(dst: &'a mut [MaybeUninit<u8>], src: &[u8; N]) -> &'a mut [u8; N] {
+pub(crate) fn init_array<'a, const N: usize>(
+    dst: &'a mut [MaybeUninit<u8>],
+    src: &[u8; N],
+) -> &'a mut [u8; N] {
     let dst: &mut [MaybeUninit<u8>; N] = dst.try_into().expect("internal error: a slot of another length");
     let dst = dst.as_mut_ptr().cast::<[u8; N]>();
     // SAFETY: `dst` is valid for `N` bytes and aligned for `[u8; N]` (alignment 1), and

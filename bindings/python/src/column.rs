@@ -57,7 +57,7 @@ fn split(len: usize, threads: usize, out_start: impl Fn(usize) -> usize) -> Vec<
     let mut ranges = Vec::with_capacity(threads);
     let mut start = 0;
     for t in 1..=threads {
-        let end = if t == threads { len } else { first_at_least(start, len, total / threads * t, &work) };
+        let end = if t == threads { len } else { first_at_least(start, len, total / threads * t, work) };
         ranges.push(start..end);
         start = end;
     }
@@ -148,6 +148,7 @@ impl NonceSource {
 
 /// Seals every non-null value of `values` into `out`, the result's data buffer, whose
 /// value `i` starts at `out_start(i)`. Lengths were checked (`column_io::check`).
+#[allow(clippy::too_many_arguments)] // the call's parts, each used as it is
 pub(crate) fn seal(
     cipher: &Cipher,
     mode: Mode,

@@ -197,7 +197,6 @@ impl<'a> Column<'a> {
         }
     }
 
-
     /// Calls `f(i, value)` for each `i` in `range` in order, `None` for a null: the loop
     /// every pass over a column runs, with the layout matched once rather than per value
     /// (per value, it cost as much as the cipher on 32-byte values).
@@ -272,7 +271,9 @@ pub(crate) struct Sizes {
 fn check_one(mode: Mode, seal: bool, len: u64, aad: &Aad<'_>, i: usize, at: usize) -> Result<u64, BadInput> {
     let out = if seal {
         if len > P_MAX {
-            return Err(too_long(format!("value {at} is {len} bytes, over RFC 8452's limit of 2^36 bytes (64 GiB)")));
+            return Err(too_long(format!(
+                "value {at} is {len} bytes, over RFC 8452's limit of 2^36 bytes (64 GiB)"
+            )));
         }
         len + mode.overhead() as u64
     } else {
@@ -319,14 +320,14 @@ pub(crate) fn check(
     base: usize,
     width: Width,
 ) -> Result<Sizes, BadInput> {
-    if let Aad::Column(column) = aad {
-        if column.len() != values.len() {
-            return Err(BadInput(format!(
-                "associated_data has {} values where the array has {}",
-                column.len(),
-                values.len()
-            )));
-        }
+    if let Aad::Column(column) = aad
+        && column.len() != values.len()
+    {
+        return Err(BadInput(format!(
+            "associated_data has {} values where the array has {}",
+            column.len(),
+            values.len()
+        )));
     }
     let mut sizes = Sizes { data: 0, nulls: 0 };
     let mut total: u64 = 0;

@@ -62,13 +62,3 @@ pub(crate) fn derive_column_key<'py>(
     Ok(PyBytes::new(py, &key[..master.len()]))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::info;
-
-    #[test]
-    fn info_strings_are_distinct() {
-        assert_eq!(info(b"ssn"), b"gcmsiv arrow column key v1\0ssn");
-        assert_ne!(info(b""), info(b"\0"));
-    }
-}
