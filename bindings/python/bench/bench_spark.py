@@ -16,23 +16,14 @@ import os
 import shutil
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 
 import pyarrow as pa
+from bench_arrow import best  # this folder: run as python bench/bench_spark.py
 from gcmsiv.arrow import decrypt_array, encrypt_array
 
 KEY = bytes(range(32))
-
-
-def best(call: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -5,9 +5,9 @@
 
 use crate::InvalidTag;
 use crate::buffer::{ArrowBuffer, ByteView, FreshBuffer, init_zero};
-use crate::column::{Mode, NonceSource, open, seal};
+use crate::column::{Job, Mode, NonceSource};
 use crate::column_io::{
-    Aad, BadInput, Column, Layout, Width, check, offset_at, write_offsets, write_validity,
+    Aad, BadInput, Column, Layout, Sizes, Width, check, offset_at, write_offsets, write_validity,
 };
 use crate::pyca::{new_cipher, to_py_err};
 use gcmsiv::{Algorithm, Cipher};
@@ -89,36 +89,45 @@ fn thread_count(threads: usize) -> usize {
 /// buffers, and the number of nulls.
 type Result3 = (Option<Py<PyAny>>, Py<PyAny>, Py<PyAny>, usize);
 
-/// The inputs of a call, checked: the cipher, the mode, the values, the associated data.
-struct Call<'a> {
-    cipher: Cipher,
-    mode: Mode,
-    values: Column<'a>,
-    aad: Aad<'a>,
+/// A chunk's call, checked, with the result's offsets and data buffers allocated.
+struct Prepared<'a> {
+    job: Job<'a>,
     width: Width,
+    sizes: Sizes,
+    offsets: FreshBuffer,
+    data: FreshBuffer,
 }
 
-impl<'a> Call<'a> {
-    fn new(
-        key: &ByteView<'_>,
-        mode: &str,
-        values: &'a Chunk,
-        aad_scalar: Option<&'a Cow<'a, [u8]>>,
-        aad_column: Option<&'a Chunk>,
-    ) -> PyResult<Self> {
-        let cipher = column_cipher(key)?;
-        let mode = parse_mode(mode)?;
-        let aad = match (aad_column, aad_scalar) {
-            (Some(chunk), _) => Aad::Column(chunk.column("associated_data")?),
-            (None, Some(bytes)) => Aad::Scalar(bytes),
-            (None, None) => Aad::Scalar(&[]),
-        };
-        Ok(Call { cipher, mode, values: values.column("the array")?, aad, width: values.width() })
-    }
+/// Checks a seal's (`seal`) or an open's inputs whole and allocates the result: the
+/// common start of both calls. `base` is the chunk's first value's index in the whole
+/// array (for errors); `allocate(n)` returns a new writable buffer of `n` bytes.
+#[allow(clippy::too_many_arguments)] // the call's arguments, passed on
+fn prepare<'a>(
+    key: &ByteView<'_>,
+    mode: &str,
+    values: &'a Chunk,
+    aad_scalar: Option<&'a Cow<'a, [u8]>>,
+    aad_column: Option<&'a Chunk>,
+    base: usize,
+    seal: bool,
+    allocate: &Bound<'_, PyAny>,
+) -> PyResult<Prepared<'a>> {
+    let cipher = column_cipher(key)?;
+    let mode = parse_mode(mode)?;
+    let aad = match (aad_column, aad_scalar) {
+        (Some(chunk), _) => Aad::Column(chunk.column("associated_data")?),
+        (None, Some(bytes)) => Aad::Scalar(bytes),
+        (None, None) => Aad::Scalar(&[]),
+    };
+    let job = Job { cipher, mode, values: values.column("the array")?, aad };
+    let width = values.width();
+    let sizes = check(job.mode, seal, &job.values, &job.aad, base, width).map_err(bad_input)?;
+    let offsets = FreshBuffer::allocate(allocate, (job.values.len() + 1) * width.bytes())?;
+    let data = FreshBuffer::allocate(allocate, sizes.data)?;
+    Ok(Prepared { job, width, sizes, offsets, data })
 }
 
-/// Encrypts one chunk. `base` is its first value's index in the whole array (for errors);
-/// `allocate(n)` returns a new writable buffer of `n` bytes.
+/// Encrypts one chunk (see [`prepare`] for `base` and `allocate`).
 #[pyfunction]
 #[pyo3(signature = (key, mode, values, aad_scalar, aad_column, base, threads, allocate))]
 #[allow(clippy::too_many_arguments)]
@@ -135,34 +144,23 @@ pub(crate) fn _arrow_seal(
 ) -> PyResult<Result3> {
     let (values, aad_column) = (Chunk::new(values), aad_column.map(Chunk::new));
     let aad_scalar = aad_scalar.as_ref().map(ByteView::snapshot);
-    let call = Call::new(&key, mode, &values, aad_scalar.as_ref(), aad_column.as_ref())?;
-    let sizes = check(call.mode, true, &call.values, &call.aad, base, call.width).map_err(bad_input)?;
-    let n = call.values.len();
-    let mut offsets = FreshBuffer::allocate(allocate, (n + 1) * call.width.bytes())?;
-    let mut data = FreshBuffer::allocate(allocate, sizes.data)?;
+    let prepared =
+        prepare(&key, mode, &values, aad_scalar.as_ref(), aad_column.as_ref(), base, true, allocate)?;
+    let Prepared { job, width, sizes, mut offsets, mut data } = prepared;
+    let n = job.values.len();
     let mut validity =
         if sizes.nulls > 0 { Some(FreshBuffer::allocate(allocate, n.div_ceil(8))?) } else { None };
-    let seed = match call.mode {
+    let seed = match job.mode {
         Mode::Random => Some(NonceSource::seed().map_err(|e| PyOSError::new_err(e.to_string()))?),
         Mode::Deterministic => None,
     };
     let threads = thread_count(threads);
     py.detach(|| {
         if let Some(validity) = validity.as_mut() {
-            write_validity(&call.values, &[], validity.as_uninit());
+            write_validity(&job.values, &[], validity.as_uninit());
         }
-        let offsets = write_offsets(&call.values, call.mode, true, call.width, offsets.as_uninit());
-        let out_start = |i| offset_at(offsets, call.width, i);
-        seal(
-            &call.cipher,
-            call.mode,
-            &call.values,
-            &call.aad,
-            data.as_uninit(),
-            out_start,
-            threads,
-            seed.as_deref(),
-        )
+        let offsets = write_offsets(&job.values, job.mode, true, width, offsets.as_uninit());
+        job.seal(data.as_uninit(), |i| offset_at(offsets, width, i), threads, seed.as_deref())
     })
     .map_err(to_py_err)?;
     Ok((validity.map(FreshBuffer::into_object), offsets.into_object(), data.into_object(), sizes.nulls))
@@ -189,17 +187,15 @@ pub(crate) fn _arrow_open(
 ) -> PyResult<(Result3, usize)> {
     let (values, aad_column) = (Chunk::new(values), aad_column.map(Chunk::new));
     let aad_scalar = aad_scalar.as_ref().map(ByteView::snapshot);
-    let call = Call::new(&key, mode, &values, aad_scalar.as_ref(), aad_column.as_ref())?;
-    let sizes = check(call.mode, false, &call.values, &call.aad, base, call.width).map_err(bad_input)?;
-    let n = call.values.len();
-    let mut offsets = FreshBuffer::allocate(allocate, (n + 1) * call.width.bytes())?;
-    let mut data = FreshBuffer::allocate(allocate, sizes.data)?;
+    let prepared =
+        prepare(&key, mode, &values, aad_scalar.as_ref(), aad_column.as_ref(), base, false, allocate)?;
+    let Prepared { job, width, sizes, mut offsets, mut data } = prepared;
+    let n = job.values.len();
     let threads = thread_count(threads);
     let failed = py
         .detach(|| {
-            let offsets = write_offsets(&call.values, call.mode, false, call.width, offsets.as_uninit());
-            let out_start = |i| offset_at(offsets, call.width, i);
-            open(&call.cipher, call.mode, &call.values, &call.aad, data.as_uninit(), out_start, threads)
+            let offsets = write_offsets(&job.values, job.mode, false, width, offsets.as_uninit());
+            job.open(data.as_uninit(), |i| offset_at(offsets, width, i), threads)
         })
         .map_err(to_py_err)?;
     if let Some(&first) = failed.first()
@@ -218,7 +214,7 @@ pub(crate) fn _arrow_open(
     let nulls = sizes.nulls + failed.len();
     let validity = if nulls > 0 {
         let mut validity = FreshBuffer::allocate(allocate, n.div_ceil(8))?;
-        write_validity(&call.values, &failed, validity.as_uninit());
+        write_validity(&job.values, &failed, validity.as_uninit());
         Some(validity.into_object())
     } else {
         None

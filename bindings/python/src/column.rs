@@ -146,36 +146,71 @@ impl NonceSource {
     }
 }
 
-/// Seals every non-null value of `values` into `out`, the result's data buffer, whose
-/// value `i` starts at `out_start(i)`. Lengths were checked (`column_io::check`).
-#[allow(clippy::too_many_arguments)] // the call's parts, each used as it is
-pub(crate) fn seal(
-    cipher: &Cipher,
-    mode: Mode,
-    values: &Column<'_>,
-    aad: &Aad<'_>,
-    out: &mut [MaybeUninit<u8>],
-    out_start: impl Fn(usize) -> usize + Sync,
-    threads: usize,
-    seed: Option<&[u8; 32]>,
-) -> Result<(), Error> {
-    let ranges = split(values.len(), threads, &out_start);
-    let results = on_threads(ranges, out, &out_start, |t, range, part| {
-        let nonces = seed.map(|seed| NonceSource::new(seed, t as u32));
-        seal_range(cipher, mode, values, aad, range, part, nonces)
-    });
-    results.into_iter().collect()
+/// One chunk's work: its cipher, mode, values and associated data, checked
+/// (`column_io::check`).
+pub(crate) struct Job<'a> {
+    pub(crate) cipher: Cipher,
+    pub(crate) mode: Mode,
+    pub(crate) values: Column<'a>,
+    pub(crate) aad: Aad<'a>,
+}
+
+impl Job<'_> {
+    /// Seals every non-null value into `out`, the result's data buffer, whose value `i`
+    /// starts at `out_start(i)`; `seed` seeds random mode's nonces.
+    pub(crate) fn seal(
+        &self,
+        out: &mut [MaybeUninit<u8>],
+        out_start: impl Fn(usize) -> usize + Sync,
+        threads: usize,
+        seed: Option<&[u8; 32]>,
+    ) -> Result<(), Error> {
+        let results = self.on_threads(out, out_start, threads, |t, range, part| {
+            let nonces = seed.map(|seed| NonceSource::new(seed, t as u32));
+            seal_range(self, range, part, nonces)
+        });
+        results.into_iter().collect()
+    }
+
+    /// Opens every non-null value into `out`, as [`Job::seal`] seals them: the indices of
+    /// the values that failed authentication, in order; their bytes in `out` are zeros,
+    /// never unauthenticated plaintext.
+    pub(crate) fn open(
+        &self,
+        out: &mut [MaybeUninit<u8>],
+        out_start: impl Fn(usize) -> usize + Sync,
+        threads: usize,
+    ) -> Result<Vec<usize>, Error> {
+        let results =
+            self.on_threads(out, out_start, threads, |_, range, part| open_range(self, range, part));
+        let mut failed = Vec::new();
+        for result in results {
+            failed.extend(result?);
+        }
+        Ok(failed)
+    }
+
+    /// Splits the values between up to `threads` threads and runs `job` on each share.
+    fn on_threads<T: Send>(
+        &self,
+        out: &mut [MaybeUninit<u8>],
+        out_start: impl Fn(usize) -> usize + Sync,
+        threads: usize,
+        job: impl Fn(usize, Range<usize>, &mut [MaybeUninit<u8>]) -> T + Sync,
+    ) -> Vec<T> {
+        let ranges = split(self.values.len(), threads, &out_start);
+        on_threads(ranges, out, &out_start, job)
+    }
 }
 
 fn seal_range<'a>(
-    cipher: &Cipher,
-    mode: Mode,
-    values: &Column<'a>,
-    aad: &Aad<'a>,
+    job: &Job<'a>,
     range: Range<usize>,
     mut out: &'a mut [MaybeUninit<u8>],
     mut nonces: Option<NonceSource>,
 ) -> Result<(), Error> {
+    let Job { cipher, mode, values, aad } = job;
+    let mode = *mode;
     let mut items: Vec<BatchItem<'_>> = Vec::with_capacity(GROUP_VALUES);
     let mut tags: Vec<&mut [MaybeUninit<u8>]> = Vec::with_capacity(GROUP_VALUES);
     let mut fresh = [[0u8; NONCE_LEN]; GROUP_VALUES];
@@ -214,37 +249,13 @@ fn seal_range<'a>(
     result
 }
 
-/// Opens every non-null value of `values` into `out`, as [`seal`] seals them: the indices
-/// (within `values`) of the values that failed authentication, in order; their bytes in
-/// `out` are zeros, never unauthenticated plaintext.
-pub(crate) fn open(
-    cipher: &Cipher,
-    mode: Mode,
-    values: &Column<'_>,
-    aad: &Aad<'_>,
-    out: &mut [MaybeUninit<u8>],
-    out_start: impl Fn(usize) -> usize + Sync,
-    threads: usize,
-) -> Result<Vec<usize>, Error> {
-    let ranges = split(values.len(), threads, &out_start);
-    let results = on_threads(ranges, out, &out_start, |_, range, part| {
-        open_range(cipher, mode, values, aad, range, part)
-    });
-    let mut failed = Vec::new();
-    for result in results {
-        failed.extend(result?);
-    }
-    Ok(failed)
-}
-
 fn open_range<'a>(
-    cipher: &Cipher,
-    mode: Mode,
-    values: &Column<'a>,
-    aad: &Aad<'a>,
+    job: &Job<'a>,
     range: Range<usize>,
     mut out: &'a mut [MaybeUninit<u8>],
 ) -> Result<Vec<usize>, Error> {
+    let Job { cipher, mode, values, aad } = job;
+    let mode = *mode;
     let mut failed = Vec::new();
     let mut items: Vec<BatchItem<'_>> = Vec::with_capacity(GROUP_VALUES);
     let mut indices = Vec::with_capacity(GROUP_VALUES);

@@ -61,4 +61,3 @@ pub(crate) fn derive_column_key<'py>(
     let key = derive(master, &name);
     Ok(PyBytes::new(py, &key[..master.len()]))
 }
-

@@ -21,6 +21,7 @@ Needs ``pyarrow`` (``pip install gcmsiv[arrow]``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal, TypeAlias, overload
 
 try:
@@ -81,8 +82,17 @@ def _out_type(layout: int) -> pa.DataType:
     return pa.binary() if layout == 0 else pa.large_binary()
 
 
-def _chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
-    return list(array.chunks) if isinstance(array, pa.ChunkedArray) else [array]
+def _chunk_calls(
+    array: pa.Array | pa.ChunkedArray, layout: int, aad: _AssociatedData
+) -> Iterator[tuple[pa.Array, tuple]]:
+    """Each chunk, with the native call's arguments for it: its buffers, the associated
+    data (one value, or the chunk's rows), and its first value's index."""
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    start = 0
+    for chunk in chunks:
+        length = len(chunk)
+        yield chunk, (_chunk_args(chunk, layout), aad.scalar, aad.for_chunk(start, length), start)
+        start += length
 
 
 class _AssociatedData:
@@ -168,21 +178,10 @@ def encrypt_array(
     """
     array, layout, aad = _prepare(key, array, mode, associated_data)
     n_threads = _threads(threads)
-    out, start = [], 0
-    for chunk in _chunks(array):
-        length = len(chunk)
-        buffers = _arrow_seal(
-            key,
-            mode,
-            _chunk_args(chunk, layout),
-            aad.scalar,
-            aad.for_chunk(start, length),
-            start,
-            n_threads,
-            pa.allocate_buffer,
-        )
-        out.append(_wrap(buffers, length, layout))
-        start += length
+    out = [
+        _wrap(_arrow_seal(key, mode, *args, n_threads, pa.allocate_buffer), len(chunk), layout)
+        for chunk, args in _chunk_calls(array, layout, aad)
+    ]
     return _result(array, out, layout)
 
 
@@ -234,22 +233,12 @@ def decrypt_array(
         raise ValueError(f"on_error must be 'raise' or 'null', not {on_error!r}")
     array, layout, aad = _prepare(key, array, mode, associated_data)
     n_threads = _threads(threads)
-    out, start, failed = [], 0, 0
-    for chunk in _chunks(array):
-        length = len(chunk)
+    out, failed = [], 0
+    for chunk, args in _chunk_calls(array, layout, aad):
         buffers, chunk_failed = _arrow_open(
-            key,
-            mode,
-            _chunk_args(chunk, layout),
-            aad.scalar,
-            aad.for_chunk(start, length),
-            start,
-            n_threads,
-            pa.allocate_buffer,
-            on_error == "null",
+            key, mode, *args, n_threads, pa.allocate_buffer, on_error == "null"
         )
-        out.append(_wrap(buffers, length, layout))
+        out.append(_wrap(buffers, len(chunk), layout))
         failed += chunk_failed
-        start += length
     result = _result(array, out, layout)
     return (result, failed) if on_error == "null" else result
