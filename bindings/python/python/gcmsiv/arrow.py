@@ -21,27 +21,29 @@ Needs ``pyarrow`` (``pip install gcmsiv[arrow]``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from typing import Literal, TypeAlias, overload
 
 try:
-    import pyarrow as pa
-except ImportError as error:  # pragma: no cover - exercised only without pyarrow
-    raise ImportError("gcmsiv.arrow needs pyarrow: pip install 'gcmsiv[arrow]'") from error
+    import pyarrow as pa  # type: ignore[import-untyped]
+except ImportError as _missing:  # pragma: no cover - exercised only without pyarrow
+    raise ImportError("gcmsiv.arrow needs pyarrow: pip install 'gcmsiv[arrow]'") from _missing
 
-from gcmsiv._gcmsiv import InvalidTag, _arrow_open, _arrow_seal, derive_column_key
+from gcmsiv import InvalidTag
+
+# The compiled module's column calls: private, so the package's stubs do not list them.
+_native = importlib.import_module("gcmsiv._gcmsiv")
 
 __all__ = ["InvalidTag", "decrypt_array", "derive_column_key", "encrypt_array"]
 
-Buffer: TypeAlias = "bytes | bytearray | memoryview"
+Buffer: TypeAlias = bytes | bytearray | memoryview
 """A key or one associated data for all values: any contiguous buffer of bytes."""
 
-ArrayLike: TypeAlias = "pa.Array | pa.ChunkedArray"
+ArrayLike: TypeAlias = pa.Array | pa.ChunkedArray
 """What the calls take: a pyarrow array or chunked array, or any object that exports one
 through the Arrow PyCapsule interface (``__arrow_c_array__``, ``__arrow_c_stream__``: a
 Polars Series, a pandas Series backed by Arrow)."""
-
-Mode = Literal["random", "deterministic"]
 
 
 def _as_arrow(obj: object, what: str) -> pa.Array | pa.ChunkedArray:
@@ -70,7 +72,7 @@ def _layout(array: pa.Array | pa.ChunkedArray, what: str) -> int:
     )
 
 
-def _chunk_args(array: pa.Array, layout: int) -> tuple:
+def _chunk_args(array: pa.Array, layout: int) -> tuple[object, ...]:
     validity, index, *data = array.buffers()
     if array.null_count == 0:
         validity = None
@@ -84,7 +86,7 @@ def _out_type(layout: int) -> pa.DataType:
 
 def _chunk_calls(
     array: pa.Array | pa.ChunkedArray, layout: int, aad: _AssociatedData
-) -> Iterator[tuple[pa.Array, tuple]]:
+) -> Iterator[tuple[pa.Array, tuple[object, ...]]]:
     """Each chunk, with the native call's arguments for it: its buffers, the associated
     data (one value, or the chunk's rows), and its first value's index."""
     chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
@@ -115,7 +117,7 @@ class _AssociatedData:
             raise ValueError(f"associated_data has {len(column)} values where the array has {length}")
         self.column = column
 
-    def for_chunk(self, start: int, length: int) -> tuple | None:
+    def for_chunk(self, start: int, length: int) -> tuple[object, ...] | None:
         if self.column is None:
             return None
         part = self.column.slice(start, length)
@@ -132,32 +134,49 @@ def _threads(threads: int | None) -> int:
     return threads
 
 
-def _result(array: pa.Array | pa.ChunkedArray, chunks: list[pa.Array], layout: int):
+def _result(array: ArrayLike, chunks: list[pa.Array], layout: int) -> ArrayLike:
     if isinstance(array, pa.ChunkedArray):
         return pa.chunked_array(chunks, type=_out_type(layout))
     return chunks[0]
 
 
-def _wrap(buffers: tuple, length: int, layout: int) -> pa.Array:
+def _wrap(buffers: tuple[object, ...], length: int, layout: int) -> pa.Array:
     validity, offsets, data, nulls = buffers
     return pa.Array.from_buffers(_out_type(layout), length, [validity, offsets, data], null_count=nulls)
 
 
-def _prepare(key: Buffer, array: object, mode: str, associated_data: object):
+def _prepare(
+    key: Buffer, array: object, mode: str, associated_data: object
+) -> tuple[ArrayLike, int, _AssociatedData]:
     if mode not in ("random", "deterministic"):
         raise ValueError(f"mode must be 'random' or 'deterministic', not {mode!r}")
     if memoryview(key).nbytes not in (16, 32):
         raise ValueError("AES-GCM-SIV key must be 128 or 256 bits (16 or 32 bytes).")
-    array = _as_arrow(array, "array")
-    layout = _layout(array, "array")
-    return array, layout, _AssociatedData(associated_data, len(array))
+    arrow = _as_arrow(array, "array")
+    layout = _layout(arrow, "array")
+    return arrow, layout, _AssociatedData(associated_data, len(arrow))
+
+
+def derive_column_key(master_key: Buffer, column_name: str | bytes) -> bytes:
+    """Derives the key of one column from a master key (16 or 32 bytes): HKDF-SHA256
+    (RFC 5869) with the master key as input keying material, no salt, and the info string
+    ``b"gcmsiv arrow column key v1" + b"\\x00" + column_name`` (a ``str`` name encoded as
+    UTF-8). Returns a key of the master key's length.
+
+    Equal values in two columns encrypted under their own column keys never have equal
+    ciphertexts, in deterministic mode too, and one column's key reveals nothing about the
+    master key or another column's key. ``ValueError`` for a master key of another length,
+    ``TypeError`` for a name that is neither ``str`` nor bytes.
+    """
+    key: bytes = _native.derive_column_key(master_key, column_name)
+    return key
 
 
 def encrypt_array(
     key: Buffer,
     array: ArrayLike,
     *,
-    mode: Mode = "random",
+    mode: Literal["random", "deterministic"] = "random",
     associated_data: Buffer | ArrayLike | None = None,
     threads: int | None = None,
 ) -> ArrayLike:
@@ -179,7 +198,7 @@ def encrypt_array(
     array, layout, aad = _prepare(key, array, mode, associated_data)
     n_threads = _threads(threads)
     out = [
-        _wrap(_arrow_seal(key, mode, *args, n_threads, pa.allocate_buffer), len(chunk), layout)
+        _wrap(_native._arrow_seal(key, mode, *args, n_threads, pa.allocate_buffer), len(chunk), layout)
         for chunk, args in _chunk_calls(array, layout, aad)
     ]
     return _result(array, out, layout)
@@ -190,7 +209,7 @@ def decrypt_array(
     key: Buffer,
     array: ArrayLike,
     *,
-    mode: Mode = ...,
+    mode: Literal["random", "deterministic"] = ...,
     associated_data: Buffer | ArrayLike | None = ...,
     on_error: Literal["raise"] = ...,
     threads: int | None = ...,
@@ -200,7 +219,7 @@ def decrypt_array(
     key: Buffer,
     array: ArrayLike,
     *,
-    mode: Mode = ...,
+    mode: Literal["random", "deterministic"] = ...,
     associated_data: Buffer | ArrayLike | None = ...,
     on_error: Literal["null"],
     threads: int | None = ...,
@@ -209,7 +228,7 @@ def decrypt_array(
     key: Buffer,
     array: ArrayLike,
     *,
-    mode: Mode = "random",
+    mode: Literal["random", "deterministic"] = "random",
     associated_data: Buffer | ArrayLike | None = None,
     on_error: Literal["raise", "null"] = "raise",
     threads: int | None = None,
@@ -235,7 +254,7 @@ def decrypt_array(
     n_threads = _threads(threads)
     out, failed = [], 0
     for chunk, args in _chunk_calls(array, layout, aad):
-        buffers, chunk_failed = _arrow_open(
+        buffers, chunk_failed = _native._arrow_open(
             key, mode, *args, n_threads, pa.allocate_buffer, on_error == "null"
         )
         out.append(_wrap(buffers, len(chunk), layout))
