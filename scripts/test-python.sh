@@ -3,8 +3,9 @@
 # then, in a fresh virtual environment, ruff on its Python files, the wheel built and
 # installed with the one pip command users run, and every pytest test (vectors,
 # pyca/cryptography compatibility and differential tests, buffers, batches, threads,
-# stubs). Needs Rust, Python 3.11 or later (python3, or $PYTHON), PyPI and crates.io,
-# and the vectors folder. Works from any directory.
+# stubs, gcmsiv.arrow with pandas, Polars and PySpark in local mode). Needs Rust, Python
+# 3.11 or later (python3, or $PYTHON), a JDK 17 or later (java), PyPI and crates.io, and
+# the vectors folder. Works from any directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +40,9 @@ fi
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 "$VENV/bin/python" -m pip install --quiet pytest hypothesis cryptography numpy mypy ruff
+# gcmsiv.arrow's tests: pyarrow, pandas and Polars, and PySpark in local mode (on the JDK
+# that the Java binding's tests need too).
+"$VENV/bin/python" -m pip install --quiet pyarrow pandas polars pyspark
 
 step "python binding: ruff (lint and formatting of the tests, benchmark and stubs)"
 "$VENV/bin/ruff" check "$BINDING"
@@ -50,4 +54,5 @@ step "python binding: pip install ./$BINDING"
 step "python binding: pytest"
 # Run from the tests folder so that `import gcmsiv` finds the installed wheel, never the
 # source folder.
-(cd "$BINDING/tests" && "$VENV/bin/python" -m pytest -p no:cacheprovider -q .)
+# GCMSIV_REQUIRE_SPARK=1: the Spark test fails, rather than skips, without pyspark or a JDK.
+(cd "$BINDING/tests" && GCMSIV_REQUIRE_SPARK=1 "$VENV/bin/python" -m pytest -p no:cacheprovider -q .)

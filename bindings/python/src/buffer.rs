@@ -308,3 +308,114 @@ fn byte_buffer(obj: &Bound<'_, PyAny>) -> PyResult<PyBuffer<u8>> {
         ))
     })
 }
+
+/// A buffer of an Arrow array (a `pyarrow.Buffer`: validity bits, offsets or values),
+/// read in place, without a copy, and without the GIL.
+///
+/// Why that is sound where [`ByteView`] copies: an Arrow array's buffers are immutable
+/// once the array exists (the format's contract, on which pyarrow's own compute kernels
+/// read them without the GIL too), and the export held here keeps the memory alive. Code
+/// that writes into an array's memory behind Arrow's back while a call reads it races
+/// with every Arrow reader; here it could only make the result wrong (a decryption reads
+/// ciphertexts once, into memory of its own, and checks what it read).
+pub(crate) struct ArrowBuffer(PyUntypedBuffer);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ArrowBuffer {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let buffer = PyUntypedBuffer::get(&obj)?;
+        if !buffer.is_c_contiguous() || buffer.item_size() != 1 {
+            return Err(PyTypeError::new_err("expected a contiguous buffer of bytes (a pyarrow.Buffer)"));
+        }
+        Ok(ArrowBuffer(buffer))
+    }
+}
+
+impl ArrowBuffer {
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        let len = self.0.len_bytes();
+        if len == 0 {
+            return &[];
+        }
+        // SAFETY: the buffer is C-contiguous with `len` one-byte items (checked in
+        // `extract`) and stays exported while `self` lives, which the slice cannot
+        // outlive. Nothing writes it while the slice lives: see the type's comment.
+        unsafe { std::slice::from_raw_parts(self.0.buf_ptr().cast_const().cast::<u8>(), len) }
+    }
+}
+
+/// A buffer this call allocated (`pyarrow.allocate_buffer`) and fills before it hands it
+/// to anyone: written in place without the GIL, then wrapped in the result array.
+pub(crate) struct FreshBuffer {
+    buffer: PyUntypedBuffer,
+    object: Py<PyAny>,
+}
+
+impl FreshBuffer {
+    /// `allocate(len)`, which must return a new writable buffer of `len` bytes.
+    pub(crate) fn allocate(allocate: &Bound<'_, PyAny>, len: usize) -> PyResult<Self> {
+        let object = allocate.call1((len,))?;
+        let buffer = PyUntypedBuffer::get(&object)?;
+        if buffer.readonly() || !buffer.is_c_contiguous() || buffer.len_bytes() != len {
+            return Err(PyTypeError::new_err("internal error: the allocator returned an unusable buffer"));
+        }
+        Ok(FreshBuffer { buffer, object: object.unbind() })
+    }
+
+    /// The bytes, for this call alone to write: uninitialised memory of Arrow's pool, to
+    /// be written with [`init_copy`] and [`init_zero`] before the buffer is handed out.
+    pub(crate) fn as_uninit(&mut self) -> &mut [MaybeUninit<u8>] {
+        let len = self.buffer.len_bytes();
+        if len == 0 {
+            return &mut [];
+        }
+        // SAFETY: a writable, C-contiguous buffer of `len` bytes (checked in `allocate`),
+        // exported while `self` lives. The allocator made a new object, which only this
+        // call holds until `into_object`, and `&mut self` makes this the only reference.
+        // `MaybeUninit` makes no claim about the contents.
+        unsafe { std::slice::from_raw_parts_mut(self.buffer.buf_ptr().cast::<MaybeUninit<u8>>(), len) }
+    }
+
+    /// The filled buffer, for Python.
+    pub(crate) fn into_object(self) -> Py<PyAny> {
+        self.object
+    }
+}
+
+/// Copies `src` into `dst`, of the same length, and returns it initialised.
+pub(crate) fn init_copy<'a>(dst: &'a mut [MaybeUninit<u8>], src: &[u8]) -> &'a mut [u8] {
+    assert_eq!(dst.len(), src.len(), "internal error: copy of another length");
+    // SAFETY: `dst` is valid for `src.len()` bytes, a `&mut` that cannot overlap `src`;
+    // after the copy every byte is initialised, so it may be handed out as `u8`.
+    unsafe {
+        ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len());
+        std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<u8>(), dst.len())
+    }
+}
+
+/// Zeroes `dst` and returns it initialised.
+pub(crate) fn init_zero(dst: &mut [MaybeUninit<u8>]) -> &mut [u8] {
+    // SAFETY: `dst` is valid for its length; after the zeroing every byte is initialised.
+    unsafe {
+        ptr::write_bytes(dst.as_mut_ptr(), 0, dst.len());
+        std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<u8>(), dst.len())
+    }
+}
+
+/// Writes `src` into `dst`, exactly `N` bytes: a fixed-size move the compiler inlines,
+/// where [`init_copy`] calls `memcpy` (a nonce and a tag per value, in a column).
+#[inline(always)]
+pub(crate) fn init_array<'a, const N: usize>(
+    dst: &'a mut [MaybeUninit<u8>],
+    src: &[u8; N],
+) -> &'a mut [u8; N] {
+    let dst: &mut [MaybeUninit<u8>; N] = dst.try_into().expect("internal error: a slot of another length");
+    let dst = dst.as_mut_ptr().cast::<[u8; N]>();
+    // SAFETY: `dst` is valid for `N` bytes and aligned for `[u8; N]` (alignment 1), and
+    // borrowed for `'a`; after the write every byte is initialised.
+    unsafe {
+        ptr::write(dst, *src);
+        &mut *dst
+    }
+}

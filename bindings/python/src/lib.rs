@@ -9,7 +9,11 @@
 
 #![deny(unsafe_code)]
 
+mod arrow;
 mod buffer;
+mod column;
+mod column_io;
+mod kdf;
 mod pyca;
 mod ops;
 mod random_nonce;
@@ -275,6 +279,9 @@ fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(backend_bits, m)?)?;
     stream::register(m)?;
+    m.add_function(wrap_pyfunction!(arrow::_arrow_seal, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::_arrow_open, m)?)?;
+    m.add_function(wrap_pyfunction!(kdf::derive_column_key, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! on a CPU with AVX-512, exactly as a CPU without it runs).
 
 mod batch;
+mod column;
 mod fixed;
 mod limits;
 mod parallel;
@@ -93,7 +94,7 @@ struct Args {
     #[arg(long, value_name = "BITS,...", value_delimiter = ',', value_parser = one_of::<usize>(&[128, 256]))]
     keys: Vec<usize>,
     /// Sections to run, comma-separated; default: all
-    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "parallel", "gcm", "ratio", "limits", "fixed", "research", "bounds"])]
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "column", "parallel", "gcm", "ratio", "limits", "fixed", "research", "bounds"])]
     only: Vec<String>,
 }
 
@@ -182,6 +183,10 @@ fn main() {
         for &key_bits in &key_sizes {
             batch::print(key_bits, rounds);
         }
+    }
+    if run("column") {
+        let column_sizes = if args.sizes.is_empty() { vec![16, 32, 64, 256] } else { args.sizes.clone() };
+        column::print(&column_sizes, rounds.min(7));
     }
     if run("parallel") {
         parallel::print(ghz, rounds);
