@@ -39,7 +39,7 @@ narrower=()
 case "$widths" in *"(512-bit)"*) narrower+=(256 128) ;; *"(256-bit)"*) narrower+=(128) ;; esac
 for width in "${narrower[@]}"; do
     step "tests capped at ${width}-bit registers (--cfg gcmsiv_max_width=\"$width\")"
-    export RUSTFLAGS="--cfg gcmsiv_max_width=\"$width\"" CARGO_TARGET_DIR="target/width-$width"
+    export RUSTFLAGS="--cfg gcmsiv_max_width=\"$width\"" CARGO_TARGET_DIR="$PWD/target/width-$width"
     # The core's whole suite: vectors, differential tests, batches, the
     # all-cores path, the seed papers' variants (research); then the residue test. (The CLI and the bindings run
     # their tests at the default width: they reach the widths only through it.)
