@@ -6,7 +6,7 @@
 #                                    default-width build without aws-lc-rs
 #
 # The targets (SECURITY.md, "Fuzzing", says what each checks and how long they have run):
-# - fuzz/ (cargo +nightly fuzz: libFuzzer, AddressSanitizer): aead_differential, our
+# - fuzz/ (a cargo-fuzz project: libFuzzer, AddressSanitizer): aead_differential, our
 #   AES-GCM-SIV and AES-GCM on every backend against RustCrypto and aws-lc-rs; c_abi, the
 #   C ABI with arbitrary lengths, NULLs and overlapping buffers; stream_decrypt, the file
 #   format's readers (every in-order reader, random access) on arbitrary files, which
@@ -20,8 +20,8 @@
 # bindings/go/testdata/fuzz/FuzzOpen/ (Go, which `go test` then replays) or
 # target/fuzz-python/ (Python). Copy a Rust or Python one into the target's seed corpus
 # (fuzz/corpus/TARGET/, bindings/python/fuzz/corpus/): every run replays the seeds first,
-# so it stays a regression test. Needs rustup's nightly toolchain and cargo-fuzz (both
-# installed here when missing), Go, and Python 3.11 with venv (PyPI reachable).
+# so it stays a regression test. Needs rustup's nightly toolchain (installed here when
+# missing; cargo-fuzz too, except with --ci), Go, and Python 3.11 with venv (PyPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -52,11 +52,15 @@ timed() {
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal
 fi
-if ! command -v cargo-fuzz >/dev/null 2>&1; then
+# cargo-fuzz builds the Rust targets when it is installed (and is installed for the full
+# runs); CI does without it, since building it costs more than its budget allows, and
+# builds them with the flags cargo-fuzz 0.13 passes (below). Both run the same binaries.
+if [ "$ci" = 0 ] && ! command -v cargo-fuzz >/dev/null 2>&1; then
     cargo install --locked cargo-fuzz
 fi
 
-# --- Rust: cargo fuzz -------------------------------------------------------------
+# --- Rust: libFuzzer under AddressSanitizer -----------------------------------------
+host=$(rustc -vV | sed -n 's/^host: //p')
 features=()
 [ "$ci" = 1 ] && features=(--no-default-features)
 # Each variant in its own target folder: its cfg changes every crate's build.
@@ -66,28 +70,41 @@ if [ "$ci" = 0 ]; then
     case "$widths" in *"(512-bit)"*) variants+=(256) ;; esac
 fi
 
-rust_target() {
-    local variant=$1 target=$2 flags="" dir="fuzz/target/variant-$1"
+build_rust() {
+    local variant=$1 flags="" dir="fuzz/target/variant-$1"
     [ "$variant" != default ] && flags="--cfg gcmsiv_max_width=\"$variant\""
+    if [ "$ci" = 0 ]; then
+        RUSTFLAGS="$flags" cargo +nightly fuzz build --fuzz-dir fuzz --target-dir "$dir" "${features[@]}"
+    else
+        RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-sanitizer-coverage-stack-depth \
+--cfg fuzzing -Zsanitizer=address -Ccodegen-units=1 $flags" \
+            cargo +nightly build --release --manifest-path fuzz/Cargo.toml --target "$host" \
+            --target-dir "$dir" --bins "${features[@]}"
+    fi
+}
+
+rust_target() {
+    local variant=$1 target=$2 dir="fuzz/target/variant-$1"
     mkdir -p "$dir/corpus/$target"
     local dict=()
     [ -f "fuzz/dict/$target.dict" ] && dict=(-dict="fuzz/dict/$target.dict")
     # New inputs go to the first folder; the committed seeds are only read.
-    RUSTFLAGS="$flags" cargo +nightly fuzz run --fuzz-dir fuzz --target-dir "$dir" "${features[@]}" \
-        "$target" "$dir/corpus/$target" "fuzz/corpus/$target" -- \
+    "$dir/$host/release/$target" "$dir/corpus/$target" "fuzz/corpus/$target" \
+        -artifact_prefix="fuzz/artifacts/$target/" \
         -max_total_time="$secs" -max_len=8192 -timeout=20 -print_final_stats=1 "${dict[@]}"
 }
 
 for variant in "${variants[@]}"; do
-    step "cargo fuzz build ($variant width${features[*]:+, ${features[*]}})"
+    step "fuzz: Rust build ($variant width${features[*]:+, ${features[*]}})"
     start=$SECONDS
-    flags=""
-    [ "$variant" != default ] && flags="--cfg gcmsiv_max_width=\"$variant\""
-    RUSTFLAGS="$flags" cargo +nightly fuzz build --fuzz-dir fuzz --target-dir "fuzz/target/variant-$variant" "${features[@]}"
+    build_rust "$variant"
     printf 'fuzz: build took %s s\n' "$((SECONDS - start))"
     targets=(aead_differential)
     [ "$variant" = default ] && targets+=(c_abi stream_decrypt)
     for target in "${targets[@]}"; do
+        mkdir -p "fuzz/artifacts/$target"
         step "fuzz: $target ($variant width), $secs s"
         timed "$target/$variant" "fuzz/target/variant-$variant/$target.log" rust_target "$variant" "$target"
     done
@@ -112,7 +129,8 @@ fi
 "$venv/bin/python" -m pip install --quiet atheris cryptography
 # SanitizerCoverage in the extension: its edges and comparisons go to the libFuzzer
 # that atheris ships (preloaded below, so the extension's hooks resolve to it).
-CARGO_TARGET_DIR=$ROOT/$work/cargo \
+# (A --target build: the flags reach the extension, not build scripts or proc macros.)
+CARGO_TARGET_DIR=$ROOT/$work/cargo CARGO_BUILD_TARGET=$host \
     RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares" \
