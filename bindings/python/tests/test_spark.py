@@ -35,7 +35,7 @@ def spark_or_skip():
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     return (
-        SparkSession.builder.master("local[2]")
+        SparkSession.builder.master("local[1]")
         .appName("gcmsiv-test")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
@@ -62,7 +62,7 @@ def test_encrypt_a_column_write_parquet_read_and_decrypt(spark, tmp_path: Path) 
 
     rows = [
         (i, f"{i:03d}-55-{i * 7 % 10000:04d}" if i % 13 else None, f"user{i % 50}@example.com")
-        for i in range(3000)
+        for i in range(600)
     ]
     df = spark.createDataFrame(rows, "id long, ssn string, email string")
     ssn_key = spark.sparkContext.broadcast(derive_column_key(MASTER_KEY, "ssn"))
