@@ -21,46 +21,10 @@ use sha2::Sha256;
 
 const DEPTH: usize = 64 * 1024;
 
-#[inline(never)]
-fn snapshot_stack(out: &mut [u8]) {
-    // SAFETY: reads the dead stack below the stack pointer (mapped: earlier
-    // calls used it) into `out`, `out.len()` bytes.
-    unsafe {
-        core::arch::asm!(
-            "mov rsi, rsp",
-            "sub rsi, rcx",
-            "cld",
-            "rep movsb",
-            inout("rcx") out.len() => _,
-            inout("rdi") out.as_mut_ptr() => _,
-            out("rsi") _,
-        );
-    }
-}
+#[path = "../../gcmsiv/tests/stack/mod.rs"]
+mod stack;
 
-#[inline(never)]
-fn clear_stack(len: usize) {
-    // SAFETY: zeroes the dead stack below the stack pointer; nothing live is there.
-    unsafe {
-        core::arch::asm!(
-            "mov rdi, rsp",
-            "sub rdi, rcx",
-            "xor eax, eax",
-            "cld",
-            "rep stosb",
-            inout("rcx") len => _,
-            out("rdi") _,
-            out("rax") _,
-        );
-    }
-}
-
-#[inline(never)]
-fn run_and_snapshot(f: &mut dyn FnMut(), out: &mut [u8]) {
-    clear_stack(out.len());
-    f();
-    snapshot_stack(out);
-}
+use stack::run_and_snapshot;
 
 /// The secrets of a key-file mode file with this master key and header salt,
 /// 16-byte prefixes of each: what the search looks for.
