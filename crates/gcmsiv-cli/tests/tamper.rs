@@ -212,10 +212,10 @@ fn non_gcmsiv_inputs_and_unknown_versions() {
         assert_rejected(&scratch, junk, b"", 0, "not a gcmsiv file");
     }
     let mut future = scratch.encrypt(b"hello", scratch.secret(), &[]);
-    future[6] = 2;
-    assert_rejected(&scratch, &future, b"", 0, "unsupported format version 2");
+    future[6] = 3;
+    assert_rejected(&scratch, &future, b"", 0, "unsupported format version 3");
     future[7] = 99;
-    assert_rejected(&scratch, &future, b"", 0, "unsupported format version 2");
+    assert_rejected(&scratch, &future, b"", 0, "unsupported format version 3");
 
     let mut hostile = scratch.encrypt(b"hello", Secret::Passphrase("pw"), &[]);
     hostile[10..14].copy_from_slice(&u32::MAX.to_be_bytes());

@@ -35,6 +35,22 @@ pub enum DecodeError {
         /// Whether the file needs a passphrase (else a key).
         file_uses_passphrase: bool,
     },
+    /// A version 2 header holds more stanzas than the format allows.
+    TooManyStanzas(usize),
+    /// The file is encrypted to recipients (version 2) and was given a key or
+    /// a passphrase.
+    NeedsIdentity,
+    /// The file is encrypted with a key or a passphrase (version 1) and was
+    /// given identities.
+    NotForIdentities {
+        /// Whether the file needs a passphrase (else a key).
+        file_uses_passphrase: bool,
+    },
+    /// No identity given opens any of the file's stanzas.
+    NoIdentityMatched,
+    /// An identity opened a stanza, and the header MAC does not verify under
+    /// the file key it held: the header was altered.
+    HeaderMac,
     /// The header MAC does not verify under the given secret.
     WrongKey {
         /// Whether the secret was a passphrase.
@@ -58,7 +74,13 @@ impl DecodeError {
     /// does not verify) rather than a malformed file: bindings raise their
     /// language's authentication error for these and a format error for the rest.
     pub fn is_authentication(&self) -> bool {
-        matches!(self, DecodeError::WrongKey { .. } | DecodeError::ChunkAuthentication(_))
+        matches!(
+            self,
+            DecodeError::WrongKey { .. }
+                | DecodeError::ChunkAuthentication(_)
+                | DecodeError::NoIdentityMatched
+                | DecodeError::HeaderMac
+        )
     }
 
     /// The `DecodeError` inside an I/O error returned by this crate's readers and
@@ -74,7 +96,7 @@ impl fmt::Display for DecodeError {
             DecodeError::NotGcmsiv => f.write_str("not a gcmsiv file (it does not start with GCMSIV)"),
             DecodeError::UnsupportedVersion(v) => write!(
                 f,
-                "unsupported format version {v}: this gcmsiv reads version 1; a newer gcmsiv may read it"
+                "unsupported format version {v}: this gcmsiv reads versions 1 and 2; a newer gcmsiv may read it"
             ),
             DecodeError::TruncatedHeader => f.write_str("file is truncated (incomplete header)"),
             DecodeError::CorruptHeader(what) => write!(f, "corrupted header ({what})"),
@@ -89,6 +111,23 @@ impl fmt::Display for DecodeError {
             }
             DecodeError::WrongKeyMode { file_uses_passphrase: false } => {
                 f.write_str("this file was encrypted with a key (file), not a passphrase")
+            }
+            DecodeError::TooManyStanzas(n) => write!(
+                f,
+                "corrupted header or hostile file: it holds {n} recipient stanzas (at most 256)"
+            ),
+            DecodeError::NeedsIdentity => {
+                f.write_str("this file was encrypted to recipients: decrypt it with an identity")
+            }
+            DecodeError::NotForIdentities { file_uses_passphrase: true } => {
+                f.write_str("this file was encrypted with a passphrase, not to recipients")
+            }
+            DecodeError::NotForIdentities { file_uses_passphrase: false } => {
+                f.write_str("this file was encrypted with a key (file), not to recipients")
+            }
+            DecodeError::NoIdentityMatched => f.write_str("no identity matched any of the file's recipients"),
+            DecodeError::HeaderMac => {
+                f.write_str("corrupted header: an identity matched, but the header MAC does not verify")
             }
             DecodeError::WrongKey { passphrase: false } => f.write_str("wrong key or corrupted header"),
             DecodeError::WrongKey { passphrase: true } => f.write_str("wrong passphrase or corrupted header"),
@@ -125,6 +164,11 @@ pub enum Error {
     Invalid(&'static str),
     /// A key file is not in the format (the reason, which never quotes the file).
     KeyFile(&'static str),
+    /// A recipient or recipients file is not valid (the reason, naming the line).
+    Recipients(String),
+    /// An identity file is not valid (the reason, naming the line and never
+    /// quoting it).
+    Identities(String),
     /// Reading the input failed.
     Read(io::Error),
     /// Writing the output failed.
@@ -156,6 +200,8 @@ impl fmt::Display for Error {
             Error::Decode(err) => err.fmt(f),
             Error::Invalid(what) => f.write_str(what),
             Error::KeyFile(why) => write!(f, "not a gcmsiv key file: {why}"),
+            Error::Recipients(why) => write!(f, "not a valid recipient: {why}"),
+            Error::Identities(why) => write!(f, "not a gcmsiv identity file: {why}"),
             Error::Read(err) => write!(f, "cannot read the input: {err}"),
             Error::Write(err) => write!(f, "cannot write the output: {err}"),
             Error::Random => f.write_str("cannot get random bytes from the operating system"),
@@ -168,7 +214,9 @@ impl std::error::Error for Error {
         match self {
             Error::Decode(err) => Some(err),
             Error::Read(err) | Error::Write(err) => Some(err),
-            Error::Invalid(_) | Error::KeyFile(_) | Error::Random => None,
+            Error::Invalid(_) | Error::KeyFile(_) | Error::Recipients(_) | Error::Identities(_) | Error::Random => {
+                None
+            }
         }
     }
 }
@@ -181,7 +229,9 @@ impl From<Error> for io::Error {
         match err {
             Error::Decode(err) => err.into(),
             Error::Invalid(what) => io::Error::new(io::ErrorKind::InvalidInput, what),
-            Error::KeyFile(_) => io::Error::new(io::ErrorKind::InvalidData, err.to_string()),
+            Error::KeyFile(_) | Error::Recipients(_) | Error::Identities(_) => {
+                io::Error::new(io::ErrorKind::InvalidData, err.to_string())
+            }
             Error::Read(err) | Error::Write(err) => err,
             Error::Random => io::Error::other("cannot get random bytes from the operating system"),
         }

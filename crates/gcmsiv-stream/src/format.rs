@@ -1,17 +1,28 @@
-//! The byte layout of format version 1 (docs/FORMAT.md): the header, the
-//! framing of each chunk, and where each chunk lies in a file. No keys here; see
-//! `keys.rs` for what is derived from them.
+//! The byte layout of the format (docs/FORMAT.md): the header of version 1
+//! (key file or passphrase) and of version 2 (public-key recipients), the
+//! framing of each chunk (the same in both), and where each chunk lies in a
+//! file. No keys here; see `keys.rs` for what is derived from them.
 
 use crate::error::DecodeError;
+use crate::recipients::RecipientKind;
 
 /// "GCMSIV": the first six bytes of every file.
 pub const MAGIC: &[u8; 6] = b"GCMSIV";
-/// The format version this code reads and writes.
+/// The format version of files encrypted with a key file or a passphrase.
 pub const VERSION: u8 = 1;
-/// Header bytes covered by the header MAC: everything before it.
+/// The format version of files encrypted to public-key recipients.
+pub const VERSION_RECIPIENTS: u8 = 2;
+/// Version 1 header bytes covered by the header MAC: everything before it.
 pub const MAC_OFFSET: usize = 54;
-/// Header size: the MAC'd fields and the 32-byte HMAC-SHA-256.
+/// Version 1 header size: the MAC'd fields and the 32-byte HMAC-SHA-256.
 pub const HEADER_LEN: usize = MAC_OFFSET + MAC_LEN;
+/// Version 2 header bytes before the stanzas: magic to stanza count. HPKE's
+/// associated data for every stanza.
+pub const V2_FIXED_LEN: usize = 44;
+/// Most stanzas (recipients) a version 2 header may hold.
+pub const MAX_STANZAS: usize = 256;
+/// The longest header of either version: 256 hybrid stanzas.
+pub const MAX_HEADER_LEN: usize = V2_FIXED_LEN + MAX_STANZAS * 1169 + MAC_LEN;
 /// HMAC-SHA-256 output.
 pub const MAC_LEN: usize = 32;
 /// Per-file random salt.
@@ -115,6 +126,18 @@ pub enum KeyMode {
     KeyFile,
     /// A passphrase stretched with Argon2id at this cost.
     Passphrase(Argon2Cost),
+    /// A random file key wrapped to public-key recipients (format version 2).
+    Recipients,
+}
+
+/// One recipient's stanza in a version 2 header: its type byte, HPKE's
+/// encapsulated key and the wrapped file key, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stanza {
+    /// The recipient's kind (the type byte).
+    pub kind: RecipientKind,
+    /// The stanza's bytes, type byte first.
+    pub bytes: Vec<u8>,
 }
 
 /// The header fields before the MAC.
@@ -128,6 +151,8 @@ pub struct Header {
     pub chunk_exp: u8,
     /// The per-file salt of HKDF (and of Argon2id).
     pub salt: [u8; SALT_LEN],
+    /// Version 2: one stanza per recipient; empty in version 1.
+    pub stanzas: Vec<Stanza>,
 }
 
 impl Header {
@@ -136,20 +161,63 @@ impl Header {
         1 << self.chunk_exp
     }
 
-    /// Bytes 0..54 of the header: what the MAC covers.
-    pub fn encode(&self) -> [u8; MAC_OFFSET] {
-        let mut out = [0u8; MAC_OFFSET];
+    /// The format version: 2 for recipients, else 1.
+    pub fn version(&self) -> u8 {
+        if self.key_mode == KeyMode::Recipients { VERSION_RECIPIENTS } else { VERSION }
+    }
+
+    /// The whole header's size in bytes, its MAC included.
+    pub fn encoded_len(&self) -> usize {
+        match self.key_mode {
+            KeyMode::Recipients => {
+                V2_FIXED_LEN + self.stanzas.iter().map(|s| s.bytes.len()).sum::<usize>() + MAC_LEN
+            }
+            _ => HEADER_LEN,
+        }
+    }
+
+    /// Version 2's fixed fields, bytes 0..44: magic to stanza count (HPKE's
+    /// associated data for each stanza).
+    pub fn fixed_fields(&self) -> [u8; V2_FIXED_LEN] {
+        self.fixed_fields_for(self.stanzas.len())
+    }
+
+    /// [`Header::fixed_fields`] for a header that will hold `count` stanzas.
+    pub(crate) fn fixed_fields_for(&self, count: usize) -> [u8; V2_FIXED_LEN] {
+        let mut out = [0u8; V2_FIXED_LEN];
+        out[..6].copy_from_slice(MAGIC);
+        out[6] = VERSION_RECIPIENTS;
+        out[7] = self.algorithm.id();
+        out[8] = 3;
+        out[9] = self.chunk_exp;
+        out[10..42].copy_from_slice(&self.salt);
+        let count = u16::try_from(count).expect("internal error: stanza count");
+        out[42..44].copy_from_slice(&count.to_be_bytes());
+        out
+    }
+
+    /// The header bytes before the MAC: what the MAC covers.
+    pub fn encode(&self) -> Vec<u8> {
+        if self.key_mode == KeyMode::Recipients {
+            let mut out = Vec::with_capacity(self.encoded_len());
+            out.extend_from_slice(&self.fixed_fields());
+            for stanza in &self.stanzas {
+                out.extend_from_slice(&stanza.bytes);
+            }
+            return out;
+        }
+        let mut out = vec![0u8; MAC_OFFSET];
         out[..6].copy_from_slice(MAGIC);
         out[6] = VERSION;
         out[7] = self.algorithm.id();
         let cost = match self.key_mode {
-            KeyMode::KeyFile => {
-                out[8] = 1;
-                Argon2Cost { memory_kib: 0, iterations: 0, lanes: 0 }
-            }
             KeyMode::Passphrase(cost) => {
                 out[8] = 2;
                 cost
+            }
+            _ => {
+                out[8] = 1;
+                Argon2Cost { memory_kib: 0, iterations: 0, lanes: 0 }
             }
         };
         out[9] = self.chunk_exp;
@@ -160,26 +228,78 @@ impl Header {
         out
     }
 
+    /// How many bytes the header starting with `prefix` has, as far as
+    /// `prefix` tells: its whole length once `prefix` reaches every length
+    /// field, else a length `prefix` must reach to tell more (always more than
+    /// `prefix.len()`). Checks the magic, the version and, in version 2, the
+    /// stanza count and types, so that a hostile header is refused before its
+    /// bytes are read. A reader calls it until the result is at most what it
+    /// has, then [`Header::parse`]s that many bytes.
+    pub fn needed(prefix: &[u8]) -> Result<usize, DecodeError> {
+        let seen = prefix.len().min(MAGIC.len());
+        if prefix[..seen] != MAGIC[..seen] {
+            return Err(DecodeError::NotGcmsiv);
+        }
+        match prefix.get(6) {
+            None => Ok(7),
+            Some(&VERSION) => Ok(HEADER_LEN),
+            Some(&VERSION_RECIPIENTS) if prefix.len() < V2_FIXED_LEN => Ok(V2_FIXED_LEN),
+            Some(&VERSION_RECIPIENTS) => {
+                let count = usize::from(u16::from_be_bytes([prefix[42], prefix[43]]));
+                if count == 0 {
+                    return Err(DecodeError::CorruptHeader("no recipient stanza"));
+                }
+                if count > MAX_STANZAS {
+                    return Err(DecodeError::TooManyStanzas(count));
+                }
+                let mut at = V2_FIXED_LEN;
+                for _ in 0..count {
+                    let Some(&kind) = prefix.get(at) else { return Ok(at + 1) };
+                    let kind =
+                        RecipientKind::from_id(kind).ok_or(DecodeError::CorruptHeader("unknown stanza type"))?;
+                    at += kind.stanza_len();
+                }
+                Ok(at + MAC_LEN)
+            }
+            Some(&other) => Err(DecodeError::UnsupportedVersion(other)),
+        }
+    }
+
     /// Checks 1 to 5 of docs/FORMAT.md on the bytes read from the start of a file
-    /// (at most [`HEADER_LEN`] of them). Returns the fields and the MAC, which the
-    /// caller verifies once it has the key.
+    /// (the whole header, as [`Header::needed`] tells; more is ignored). Returns
+    /// the fields and the MAC, which the caller verifies once it has the key.
     pub fn parse(bytes: &[u8]) -> Result<(Header, [u8; MAC_LEN]), DecodeError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(DecodeError::NotGcmsiv);
         }
-        match bytes.get(6) {
-            Some(&VERSION) => {}
-            Some(&other) => return Err(DecodeError::UnsupportedVersion(other)),
-            None => return Err(DecodeError::TruncatedHeader),
-        }
-        if bytes.len() < HEADER_LEN {
+        let len = Self::needed(bytes)?;
+        if bytes.len() < len {
             return Err(DecodeError::TruncatedHeader);
         }
+        let bytes = &bytes[..len];
         let algorithm =
             Algorithm::from_id(bytes[7]).ok_or(DecodeError::CorruptHeader("unknown algorithm"))?;
         let chunk_exp = bytes[9];
         if !(CHUNK_EXP_MIN..=CHUNK_EXP_MAX).contains(&chunk_exp) {
             return Err(DecodeError::CorruptHeader("chunk size out of range"));
+        }
+        let mut salt = [0u8; SALT_LEN];
+        let mut mac = [0u8; MAC_LEN];
+        mac.copy_from_slice(&bytes[len - MAC_LEN..]);
+        if bytes[6] == VERSION_RECIPIENTS {
+            if bytes[8] != 3 {
+                return Err(DecodeError::CorruptHeader("unknown key mode"));
+            }
+            salt.copy_from_slice(&bytes[10..42]);
+            let mut stanzas = Vec::new();
+            let mut at = V2_FIXED_LEN;
+            while at < len - MAC_LEN {
+                let kind = RecipientKind::from_id(bytes[at]).expect("internal error: checked by needed");
+                stanzas.push(Stanza { kind, bytes: bytes[at..at + kind.stanza_len()].to_vec() });
+                at += kind.stanza_len();
+            }
+            let header = Header { algorithm, key_mode: KeyMode::Recipients, chunk_exp, salt, stanzas };
+            return Ok((header, mac));
         }
         let be32 = |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         let cost = Argon2Cost { memory_kib: be32(10), iterations: be32(14), lanes: be32(18) };
@@ -192,11 +312,8 @@ impl Header {
             }
             _ => return Err(DecodeError::CorruptHeader("unknown key mode")),
         };
-        let mut salt = [0u8; SALT_LEN];
         salt.copy_from_slice(&bytes[22..54]);
-        let mut mac = [0u8; MAC_LEN];
-        mac.copy_from_slice(&bytes[MAC_OFFSET..HEADER_LEN]);
-        Ok((Header { algorithm, key_mode, chunk_exp, salt }, mac))
+        Ok((Header { algorithm, key_mode, chunk_exp, salt, stanzas: Vec::new() }, mac))
     }
 }
 
@@ -227,6 +344,8 @@ pub fn parse_chunk_word(
 /// and tag before it trusts the length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
+    /// Bytes of the header, where the first chunk starts.
+    pub header_len: u64,
     /// `C`.
     pub chunk_size: usize,
     /// Index of the final chunk (the number of chunks less one).
@@ -236,19 +355,20 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The layout of a payload of `payload_len` bytes; `None` if it cannot hold
-    /// even an empty final chunk.
-    pub fn of_payload(payload_len: u64, chunk_size: usize) -> Option<Self> {
-        let rest = payload_len.checked_sub(CHUNK_OVERHEAD as u64)?;
+    /// The layout of a file of `file_len` bytes whose header has `header_len`;
+    /// `None` if it cannot hold even an empty final chunk.
+    pub fn of_file(file_len: u64, header_len: usize, chunk_size: usize) -> Option<Self> {
+        let header_len = header_len as u64;
+        let rest = file_len.checked_sub(header_len)?.checked_sub(CHUNK_OVERHEAD as u64)?;
         let slot = (chunk_size + CHUNK_OVERHEAD) as u64;
         let (final_index, left) = (rest / slot, (rest % slot) as usize);
         let final_len = (left <= chunk_size).then_some(left);
-        Some(Geometry { chunk_size, final_index, final_len })
+        Some(Geometry { header_len, chunk_size, final_index, final_len })
     }
 
     /// Where chunk `index` starts in the file (its length word).
     pub fn offset(&self, index: u64) -> u64 {
-        HEADER_LEN as u64 + index * (self.chunk_size + CHUNK_OVERHEAD) as u64
+        self.header_len + index * (self.chunk_size + CHUNK_OVERHEAD) as u64
     }
 
     /// The plaintext length, if the size is whole chunks.
@@ -279,7 +399,7 @@ mod tests {
     use super::*;
 
     fn sample(key_mode: KeyMode) -> Header {
-        Header { algorithm: Algorithm::Aes256GcmSiv, key_mode, chunk_exp: 16, salt: [7; SALT_LEN] }
+        Header { algorithm: Algorithm::Aes256GcmSiv, key_mode, chunk_exp: 16, salt: [7; SALT_LEN], stanzas: Vec::new() }
     }
 
     fn full(header: &Header) -> Vec<u8> {
@@ -310,7 +430,8 @@ mod tests {
         assert_eq!(Header::parse(b"GCMSI"), Err(DecodeError::NotGcmsiv));
         assert_eq!(Header::parse(b"PK\x03\x04 zip"), Err(DecodeError::NotGcmsiv));
         assert_eq!(Header::parse(b"GCMSIV"), Err(DecodeError::TruncatedHeader));
-        assert_eq!(Header::parse(b"GCMSIV\x02"), Err(DecodeError::UnsupportedVersion(2)));
+        assert_eq!(Header::parse(b"GCMSIV\x03"), Err(DecodeError::UnsupportedVersion(3)));
+        assert_eq!(Header::parse(b"GCMSIV\x02"), Err(DecodeError::TruncatedHeader));
         assert_eq!(Header::parse(&good[..85]), Err(DecodeError::TruncatedHeader));
         let with = |at: usize, value: u8| {
             let mut bytes = good.clone();
@@ -322,6 +443,82 @@ mod tests {
         assert_eq!(with(9, 9), Err(DecodeError::CorruptHeader("chunk size out of range")));
         assert_eq!(with(9, 21), Err(DecodeError::CorruptHeader("chunk size out of range")));
         assert!(matches!(with(13, 1), Err(DecodeError::CorruptHeader(_))));
+    }
+
+    fn recipients_header(kinds: &[RecipientKind]) -> Header {
+        let stanzas = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| {
+                let mut bytes = vec![i as u8; kind.stanza_len()];
+                bytes[0] = kind.id();
+                Stanza { kind, bytes }
+            })
+            .collect();
+        Header { stanzas, ..sample(KeyMode::Recipients) }
+    }
+
+    #[test]
+    fn version_2_headers_round_trip_and_have_the_documented_layout() {
+        let header = recipients_header(&[RecipientKind::X25519, RecipientKind::Hybrid, RecipientKind::X25519]);
+        let bytes = full(&header);
+        assert_eq!(bytes.len(), 44 + 81 + 1169 + 81 + 32);
+        assert_eq!(header.encoded_len(), bytes.len());
+        assert_eq!(&bytes[..10], b"GCMSIV\x02\x1f\x03\x10");
+        assert_eq!(&bytes[10..42], &[7; 32]);
+        assert_eq!(&bytes[42..44], &[0, 3]);
+        assert_eq!((bytes[44], bytes[44 + 81], bytes[44 + 81 + 1169]), (1, 2, 1));
+        assert_eq!(Header::parse(&bytes), Ok((header.clone(), [9; MAC_LEN])));
+        // Trailing bytes (the payload) are not the header's.
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(b"payload");
+        assert_eq!(Header::parse(&longer), Ok((header, [9; MAC_LEN])));
+        for cut in 0..bytes.len() {
+            let expected = if cut < 6 { DecodeError::NotGcmsiv } else { DecodeError::TruncatedHeader };
+            assert_eq!(Header::parse(&bytes[..cut]), Err(expected), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn needed_walks_the_header_one_length_field_at_a_time() {
+        let bytes = full(&recipients_header(&[RecipientKind::Hybrid, RecipientKind::X25519]));
+        let mut have = 0;
+        let mut steps = Vec::new();
+        loop {
+            let need = Header::needed(&bytes[..have]).unwrap();
+            if need <= have {
+                break;
+            }
+            steps.push(need);
+            have = need;
+        }
+        assert_eq!(steps, [7, 44, 45, 45 + 1169, bytes.len()]);
+        assert_eq!(Header::needed(&full(&sample(KeyMode::KeyFile))[..7]), Ok(86));
+    }
+
+    #[test]
+    fn hostile_recipient_headers_are_refused_before_their_stanzas_arrive() {
+        let bytes = full(&recipients_header(&[RecipientKind::X25519]));
+        let with_count = |count: u16| {
+            let mut fixed = bytes[..44].to_vec();
+            fixed[42..44].copy_from_slice(&count.to_be_bytes());
+            Header::needed(&fixed)
+        };
+        assert_eq!(with_count(0), Err(DecodeError::CorruptHeader("no recipient stanza")));
+        assert_eq!(with_count(257), Err(DecodeError::TooManyStanzas(257)));
+        assert_eq!(with_count(u16::MAX), Err(DecodeError::TooManyStanzas(65535)));
+        assert_eq!(with_count(256), Ok(45));
+        let mut unknown = bytes.clone();
+        unknown[44] = 3;
+        assert_eq!(Header::parse(&unknown), Err(DecodeError::CorruptHeader("unknown stanza type")));
+        let mut mode = bytes.clone();
+        mode[8] = 1;
+        assert_eq!(Header::parse(&mode), Err(DecodeError::CorruptHeader("unknown key mode")));
+        let mut exp = bytes;
+        exp[9] = 21;
+        assert_eq!(Header::parse(&exp), Err(DecodeError::CorruptHeader("chunk size out of range")));
+        let largest = recipients_header(&[RecipientKind::Hybrid; MAX_STANZAS]);
+        assert_eq!(largest.encoded_len(), MAX_HEADER_LEN);
     }
 
     #[test]
@@ -359,15 +556,15 @@ mod tests {
     fn geometry_follows_from_the_payload_size() {
         let c = 1024;
         let slot = (c + CHUNK_OVERHEAD) as u64;
-        assert_eq!(Geometry::of_payload(19, c), None);
-        let empty = Geometry::of_payload(20, c).unwrap();
+        assert_eq!(Geometry::of_file(HEADER_LEN as u64 + 19, HEADER_LEN, c), None);
+        let empty = Geometry::of_file(HEADER_LEN as u64 + 20, HEADER_LEN, c).unwrap();
         assert_eq!((empty.final_index, empty.final_len, empty.plaintext_len()), (0, Some(0), Some(0)));
-        let one = Geometry::of_payload(slot, c).unwrap();
+        let one = Geometry::of_file(HEADER_LEN as u64 + slot, HEADER_LEN, c).unwrap();
         assert_eq!((one.final_index, one.plaintext_len()), (0, Some(1024)));
-        let many = Geometry::of_payload(3 * slot + 20 + 5, c).unwrap();
+        let many = Geometry::of_file(HEADER_LEN as u64 + 3 * slot + 20 + 5, HEADER_LEN, c).unwrap();
         assert_eq!((many.final_index, many.final_len, many.plaintext_len()), (3, Some(5), Some(3077)));
         assert_eq!(many.offset(2), 86 + 2 * slot);
-        let torn = Geometry::of_payload(2 * slot + 20 + c as u64 + 1, c).unwrap();
+        let torn = Geometry::of_file(HEADER_LEN as u64 + 2 * slot + 20 + c as u64 + 1, HEADER_LEN, c).unwrap();
         assert_eq!((torn.final_index, torn.final_len), (2, None));
     }
 

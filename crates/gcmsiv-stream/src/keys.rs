@@ -16,7 +16,8 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use crate::error::{DecodeError, Error};
-use crate::format::{Algorithm, Argon2Cost, Header, KeyMode, MAC_LEN, MAC_OFFSET, SALT_LEN, TAG_LEN};
+use crate::format::{Algorithm, Argon2Cost, Header, KeyMode, MAC_LEN, MAX_STANZAS, SALT_LEN, Stanza, TAG_LEN};
+use crate::recipients::{FILE_KEY_LEN, Identity, Recipient};
 
 /// Bytes of the master secret in a key file, and of the Argon2id output.
 pub const MASTER_LEN: usize = 32;
@@ -27,6 +28,8 @@ pub const KEY_LINE_PREFIX: &str = "gcmsiv-key-v1:";
 
 const INFO_HEADER_KEY: &[u8] = b"gcmsiv v1 header key";
 const INFO_PAYLOAD_KEY: &[u8] = b"gcmsiv v1 payload key";
+const INFO_HEADER_KEY_V2: &[u8] = b"gcmsiv v2 header key";
+const INFO_PAYLOAD_KEY_V2: &[u8] = b"gcmsiv v2 payload key";
 
 /// The user's 32-byte secret: HKDF's input keying material, what a key file holds.
 #[derive(Clone)]
@@ -147,6 +150,12 @@ pub enum Secret {
     Key(MasterKey),
     /// A passphrase, stretched with Argon2id (its UTF-8 bytes, for a string).
     Passphrase(Zeroizing<Vec<u8>>),
+    /// Public-key recipients, for writing (format version 2): 1 to 256 of
+    /// them, of either kind. They cannot decrypt.
+    Recipients(Vec<Recipient>),
+    /// Identities (private keys), for reading files encrypted to their
+    /// recipients; a writer given identities encrypts to their recipients.
+    Identities(Vec<Identity>),
 }
 
 impl Secret {
@@ -155,10 +164,12 @@ impl Secret {
         Secret::Passphrase(Zeroizing::new(passphrase.as_ref().to_vec()))
     }
 
-    /// The keys of a file with this header, from the key itself or from
+    /// The keys of a file with this header, from the key itself, from
     /// Argon2id of the passphrase at the header's cost (checked against the
-    /// format's caps when the header was parsed). A secret of the other kind
-    /// is [`DecodeError::WrongKeyMode`]. HKDF and HMAC copy keys into blocks
+    /// format's caps when the header was parsed), or from the file key an
+    /// identity unwraps from a stanza. A secret of the other kind is
+    /// [`DecodeError::WrongKeyMode`], [`DecodeError::NeedsIdentity`] or
+    /// [`DecodeError::NotForIdentities`]. HKDF and HMAC copy keys into blocks
     /// they do not wipe (the key padded to a block, HKDF's output blocks), in
     /// frames dead once they return, and the payload key's schedule is built
     /// by value: the derivation runs in [`gcmsiv::scrubbed`], which zeroes the
@@ -171,10 +182,30 @@ impl Secret {
             return Err(Error::Invalid("the passphrase is empty"));
         }
         gcmsiv::scrubbed(|| match (self, header.key_mode) {
-            (Secret::Key(key), KeyMode::KeyFile) => Ok(FileKeys::derive(key, header)),
+            (Secret::Key(key), KeyMode::KeyFile) => Ok(FileKeys::derive(key.as_bytes(), header)),
             (Secret::Passphrase(passphrase), KeyMode::Passphrase(cost)) => {
-                Ok(FileKeys::derive(&MasterKey::from_passphrase(passphrase, &header.salt, cost), header))
+                let master = MasterKey::from_passphrase(passphrase, &header.salt, cost);
+                Ok(FileKeys::derive(master.as_bytes(), header))
             }
+            (Secret::Identities(identities), KeyMode::Recipients) => {
+                let aad = header.fixed_fields();
+                for stanza in &header.stanzas {
+                    for identity in identities.iter().filter(|i| i.kind() == stanza.kind) {
+                        if let Some(file_key) = identity.unwrap(&stanza.bytes, &aad) {
+                            return Ok(FileKeys::derive(&file_key, header));
+                        }
+                    }
+                }
+                Err(DecodeError::NoIdentityMatched.into())
+            }
+            (Secret::Recipients(_), _) => {
+                Err(Error::Invalid("a recipient (public key) cannot decrypt: give its identity"))
+            }
+            (Secret::Key(_) | Secret::Passphrase(_), KeyMode::Recipients) => Err(DecodeError::NeedsIdentity.into()),
+            (Secret::Identities(_), mode) => Err(DecodeError::NotForIdentities {
+                file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
+            }
+            .into()),
             (_, mode) => Err(DecodeError::WrongKeyMode {
                 file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
             }
@@ -182,11 +213,35 @@ impl Secret {
         })
     }
 
+    /// The keys of a new file: for a key or a passphrase, derived as
+    /// [`Secret::file_keys`] does; for recipients, from a fresh random file key,
+    /// wrapped to each of them into `header`'s stanzas (in the order given).
+    pub(crate) fn new_file_keys(&self, header: &mut Header) -> Result<FileKeys, Error> {
+        let recipients: Vec<Recipient> = match self {
+            Secret::Recipients(recipients) => recipients.clone(),
+            Secret::Identities(identities) => identities.iter().map(Identity::recipient).collect(),
+            _ => return self.file_keys(header),
+        };
+        if recipients.is_empty() || recipients.len() > MAX_STANZAS {
+            return Err(Error::Invalid("a file is encrypted to 1 to 256 recipients"));
+        }
+        let mut file_key = Zeroizing::new([0u8; FILE_KEY_LEN]);
+        getrandom::fill(file_key.as_mut_slice()).map_err(|_| Error::Random)?;
+        let aad = header.fixed_fields_for(recipients.len());
+        let mut stanzas = Vec::with_capacity(recipients.len());
+        for recipient in &recipients {
+            stanzas.push(Stanza { kind: recipient.kind(), bytes: recipient.wrap(&file_key, &aad)? });
+        }
+        header.stanzas = stanzas;
+        Ok(gcmsiv::scrubbed(|| FileKeys::derive(&file_key, header)))
+    }
+
     /// The key mode a writer records for this secret.
     pub(crate) fn key_mode(&self, cost: Argon2Cost) -> KeyMode {
         match self {
             Secret::Key(_) => KeyMode::KeyFile,
             Secret::Passphrase(_) => KeyMode::Passphrase(cost),
+            Secret::Recipients(_) | Secret::Identities(_) => KeyMode::Recipients,
         }
     }
 }
@@ -202,6 +257,8 @@ impl fmt::Debug for Secret {
         match self {
             Secret::Key(_) => f.write_str("Secret::Key(..)"),
             Secret::Passphrase(_) => f.write_str("Secret::Passphrase(..)"),
+            Secret::Recipients(list) => f.debug_tuple("Secret::Recipients").field(list).finish(),
+            Secret::Identities(list) => write!(f, "Secret::Identities({} identities, ..)", list.len()),
         }
     }
 }
@@ -242,14 +299,19 @@ pub struct FileKeys {
 }
 
 impl FileKeys {
-    /// HKDF-SHA-256 with the header's salt over the master secret.
-    pub fn derive(master: &MasterKey, header: &Header) -> Self {
-        let hkdf = Hkdf::<Sha256>::new(Some(&header.salt), master.0.as_slice());
+    /// HKDF-SHA-256 with the header's salt over the master secret (version 1)
+    /// or the file key (version 2), with the version's labels.
+    pub fn derive(ikm: &[u8; 32], header: &Header) -> Self {
+        let (info_header, info_payload) = match header.key_mode {
+            KeyMode::Recipients => (INFO_HEADER_KEY_V2, INFO_PAYLOAD_KEY_V2),
+            _ => (INFO_HEADER_KEY, INFO_PAYLOAD_KEY),
+        };
+        let hkdf = Hkdf::<Sha256>::new(Some(&header.salt), ikm.as_slice());
         let mut header_key = Zeroizing::new([0u8; 32]);
-        hkdf.expand(INFO_HEADER_KEY, header_key.as_mut_slice()).expect("internal error: HKDF length");
+        hkdf.expand(info_header, header_key.as_mut_slice()).expect("internal error: HKDF length");
         let mut payload_key = Zeroizing::new([0u8; 32]);
         let payload_key = &mut payload_key[..header.algorithm.key_len()];
-        hkdf.expand_multi_info(&[INFO_PAYLOAD_KEY, &[header.algorithm.id()]], payload_key)
+        hkdf.expand_multi_info(&[info_payload, &[header.algorithm.id()]], payload_key)
             .expect("internal error: HKDF length");
         // Chunks already run one per worker thread: no chunk is split across
         // cores (its helpers would only compete with the other workers).
@@ -269,7 +331,7 @@ impl FileKeys {
     }
 
     /// HMAC-SHA-256 of the header fields under the header key.
-    pub fn header_mac(&self, fields: &[u8; MAC_OFFSET]) -> [u8; MAC_LEN] {
+    pub fn header_mac(&self, fields: &[u8]) -> [u8; MAC_LEN] {
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(self.header_key.as_slice())
             .expect("internal error: HMAC accepts any key length");
         mac.update(fields);
@@ -277,7 +339,7 @@ impl FileKeys {
     }
 
     /// Whether `mac` is the header's MAC, compared in constant time.
-    pub fn verify_header(&self, fields: &[u8; MAC_OFFSET], mac: &[u8; MAC_LEN]) -> bool {
+    pub fn verify_header(&self, fields: &[u8], mac: &[u8; MAC_LEN]) -> bool {
         self.header_mac(fields).ct_eq(mac).into()
     }
 }
@@ -338,16 +400,17 @@ mod tests {
             key_mode: KeyMode::KeyFile,
             chunk_exp: 16,
             salt: [3; 32],
+            stanzas: Vec::new(),
         };
         let fields = header.encode();
-        let mac = FileKeys::derive(&key, &header).header_mac(&fields);
-        assert!(FileKeys::derive(&key, &header).verify_header(&fields, &mac));
-        assert!(!FileKeys::derive(&other, &header).verify_header(&fields, &mac));
+        let mac = FileKeys::derive(key.as_bytes(), &header).header_mac(&fields);
+        assert!(FileKeys::derive(key.as_bytes(), &header).verify_header(&fields, &mac));
+        assert!(!FileKeys::derive(other.as_bytes(), &header).verify_header(&fields, &mac));
         let salted = Header { salt: [4; 32], ..header.clone() };
-        assert_ne!(FileKeys::derive(&key, &salted).header_mac(&fields), mac);
+        assert_ne!(FileKeys::derive(key.as_bytes(), &salted).header_mac(&fields), mac);
 
         let seal = |keys: FileKeys| keys.payload.seal(&[0; 12], b"", &mut []);
         let aes128 = Header { algorithm: Algorithm::Aes128GcmSiv, ..header.clone() };
-        assert_ne!(seal(FileKeys::derive(&key, &header)), seal(FileKeys::derive(&key, &aes128)));
+        assert_ne!(seal(FileKeys::derive(key.as_bytes(), &header)), seal(FileKeys::derive(key.as_bytes(), &aes128)));
     }
 }

@@ -45,7 +45,7 @@
 //! ```
 //!
 //! Modules are layered, each using only those above it in this list: `error`,
-//! [`format`], `keys`, `session`, `chunks` (the batch of chunks every reader
+//! [`recipients`], [`format`], `keys`, `session`, `chunks` (the batch of chunks every reader
 //! and writer seals or opens: the format's mode logic, once), `write`, `read`,
 //! `seek`, `push`, [`pipeline`].
 
@@ -53,6 +53,7 @@
 #![warn(missing_docs)]
 
 mod error;
+pub mod recipients;
 pub mod format;
 mod keys;
 mod session;
@@ -64,7 +65,8 @@ mod push;
 pub mod pipeline;
 
 pub use error::{DecodeError, Error};
-pub use format::{Algorithm, Argon2Cost, Header, KeyMode};
+pub use format::{Algorithm, Argon2Cost, Header, KeyMode, Stanza};
+pub use recipients::{Identity, Recipient, RecipientKind};
 pub use keys::{KEY_FILE_MAX, KEY_LINE_PREFIX, MASTER_LEN, MasterKey, Secret};
 pub use push::{OpenStream, SealStream};
 pub use read::{Decryptor, decrypt};

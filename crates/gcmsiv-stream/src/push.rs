@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::chunks::{Batch, Layout};
 use crate::error::{DecodeError, Error};
-use crate::format::{CHUNK_OVERHEAD, HEADER_LEN, Header, MAGIC, VERSION, WORD_LEN, parse_chunk_word};
+use crate::format::{CHUNK_OVERHEAD, HEADER_LEN, Header, WORD_LEN, parse_chunk_word};
 use crate::keys::Secret;
 use crate::session::{Options, Session};
 use crate::write::Encryptor;
@@ -137,19 +137,19 @@ impl OpenStream {
 
     fn consume(&mut self, bytes: &mut &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
         if self.session.is_none() {
-            let n = (HEADER_LEN - self.head.len()).min(bytes.len());
-            self.head.extend_from_slice(&bytes[..n]);
-            *bytes = &bytes[n..];
-            // The magic and version are checked as soon as they arrive.
-            let seen = self.head.len().min(MAGIC.len());
-            if self.head[..seen] != MAGIC[..seen] {
-                return Err(DecodeError::NotGcmsiv.into());
-            }
-            if self.head.len() > MAGIC.len() && self.head[MAGIC.len()] != VERSION {
-                return Err(DecodeError::UnsupportedVersion(self.head[MAGIC.len()]).into());
-            }
-            if self.head.len() < HEADER_LEN {
-                return Ok(());
+            // The header's length fields are checked as soon as they arrive
+            // (a hostile header is refused before its bytes are awaited).
+            loop {
+                let need = Header::needed(&self.head)?;
+                if self.head.len() >= need {
+                    break;
+                }
+                if bytes.is_empty() {
+                    return Ok(());
+                }
+                let n = (need - self.head.len()).min(bytes.len());
+                self.head.extend_from_slice(&bytes[..n]);
+                *bytes = &bytes[n..];
             }
             let secret = self.secret.take().expect("internal error: the secret is used once");
             let session = Session::from_header_bytes(&self.head, &secret)?;

@@ -7,7 +7,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use crate::chunks::{After, Batch, Layout};
 use crate::error::{DecodeError, Error};
-use crate::format::{CHUNK_OVERHEAD, Geometry, HEADER_LEN, Header};
+use crate::format::{CHUNK_OVERHEAD, Geometry, Header};
 use crate::keys::Secret;
 use crate::session::Session;
 
@@ -44,7 +44,7 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
         let session = Session::read(&mut input, secret)?;
         let end = input.seek(SeekFrom::End(0)).map_err(Error::Read)?;
         let chunk_size = session.chunk_size();
-        let geometry = Geometry::of_payload(end.saturating_sub(HEADER_LEN as u64), chunk_size)
+        let geometry = Geometry::of_file(end, session.header_len, chunk_size)
             .ok_or(DecodeError::Truncated)?;
         let layout = Layout::new(chunk_size, true);
         let mut this =
@@ -262,11 +262,12 @@ pub struct Span {
 }
 
 impl RandomAccess {
-    /// Checks the header (at least its 86 bytes) with `secret`; `file_len` is
+    /// Checks the header (the first bytes of the file, at least as many as
+    /// [`Header::needed`] says: 86 in version 1) with `secret`; `file_len` is
     /// the size of the whole file.
     pub fn new(header: &[u8], file_len: u64, secret: &Secret) -> Result<Self, Error> {
-        let session = Session::from_header_bytes(&header[..header.len().min(HEADER_LEN)], secret)?;
-        let geometry = Geometry::of_payload(file_len.saturating_sub(HEADER_LEN as u64), session.chunk_size())
+        let session = Session::from_header_bytes(header, secret)?;
+        let geometry = Geometry::of_file(file_len, session.header_len, session.chunk_size())
             .ok_or(DecodeError::Truncated)?;
         Ok(RandomAccess { session, geometry, file_len, len: None })
     }

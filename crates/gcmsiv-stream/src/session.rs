@@ -7,9 +7,10 @@ use std::io::Read;
 
 use crate::error::{DecodeError, Error};
 use crate::format::{
-    Algorithm, Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN, HEADER_LEN, Header, KeyMode,
-    MAC_LEN, MAC_OFFSET, SALT_LEN,
+    Algorithm, Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN, Header, KeyMode, MAC_LEN,
+    SALT_LEN,
 };
+use crate::format::HEADER_LEN as HEADER_LEN_V1;
 use crate::keys::{PayloadCipher, Secret};
 
 /// How a writer lays out a new file: the algorithm, the chunk size, the
@@ -91,51 +92,72 @@ impl Options {
 #[derive(Clone)]
 pub(crate) struct Session {
     pub header: Header,
+    /// Bytes of the header: where the first chunk starts.
+    pub header_len: usize,
     pub cipher: Box<PayloadCipher>,
     pub header_mac: [u8; MAC_LEN],
 }
 
 impl Session {
-    /// A new file's session and its header bytes: fresh salt, the master secret
-    /// (Argon2id for a passphrase), the derived keys and the header MAC.
-    pub fn create(secret: &Secret, options: &Options) -> Result<(Self, [u8; HEADER_LEN]), Error> {
+    /// A new file's session and its header bytes: fresh salt, the secret's
+    /// keys (Argon2id for a passphrase, a wrapped random file key for
+    /// recipients) and the header MAC.
+    pub fn create(secret: &Secret, options: &Options) -> Result<(Self, Vec<u8>), Error> {
         let mut salt = [0u8; SALT_LEN];
         getrandom::fill(&mut salt).map_err(|_| Error::Random)?;
-        let header = Header {
+        let mut header = Header {
             algorithm: options.algorithm,
             key_mode: secret.key_mode(options.cost),
             chunk_exp: options.chunk_exp,
             salt,
+            stanzas: Vec::new(),
         };
-        let keys = secret.file_keys(&header)?;
-        let fields = header.encode();
-        let header_mac = gcmsiv::scrubbed(|| keys.header_mac(&fields));
-        let mut bytes = [0u8; HEADER_LEN];
-        bytes[..MAC_OFFSET].copy_from_slice(&fields);
-        bytes[MAC_OFFSET..].copy_from_slice(&header_mac);
-        Ok((Session { header, cipher: keys.payload, header_mac }, bytes))
+        let keys = secret.new_file_keys(&mut header)?;
+        let mut bytes = header.encode();
+        let header_mac = gcmsiv::scrubbed(|| keys.header_mac(&bytes));
+        bytes.extend_from_slice(&header_mac);
+        Ok((Session { header_len: bytes.len(), header, cipher: keys.payload, header_mac }, bytes))
     }
 
     /// Reads and checks the header from the start of `input` (checks 1 to 6 of
-    /// docs/FORMAT.md), consuming exactly its 86 bytes.
+    /// docs/FORMAT.md), consuming exactly its bytes.
     pub fn read(input: &mut impl Read, secret: &Secret) -> Result<Self, Error> {
-        let mut head = [0u8; HEADER_LEN];
-        let got = read_full(input, &mut head).map_err(Error::read)?;
-        Self::from_header_bytes(&head[..got], secret)
+        let mut head = Vec::with_capacity(HEADER_LEN_V1);
+        loop {
+            let need = Header::needed(&head)?;
+            if need <= head.len() {
+                break;
+            }
+            let have = head.len();
+            head.resize(need, 0);
+            let got = read_full(input, &mut head[have..]).map_err(Error::read)?;
+            if got < need - have {
+                head.truncate(have + got);
+                // The checks in order: a truncated header, unless what arrived
+                // is already wrong.
+                return Err(Header::parse(&head).err().unwrap_or(DecodeError::TruncatedHeader).into());
+            }
+        }
+        Self::from_header_bytes(&head, secret)
     }
 
-    /// Checks 1 to 6 of docs/FORMAT.md on the first bytes of a file (at most
-    /// [`HEADER_LEN`]).
+    /// Checks 1 to 6 of docs/FORMAT.md on the first bytes of a file (the whole
+    /// header, as [`Header::needed`] tells).
     pub fn from_header_bytes(head: &[u8], secret: &Secret) -> Result<Self, Error> {
         let (header, mac) = Header::parse(head)?;
         let keys = secret.file_keys(&header)?;
-        let fields: &[u8; MAC_OFFSET] = head[..MAC_OFFSET].try_into().expect("internal error: header length");
+        let header_len = header.encoded_len();
+        let fields = &head[..header_len - MAC_LEN];
         let verified = gcmsiv::scrubbed(|| keys.verify_header(fields, &mac));
         if !verified {
-            let passphrase = matches!(header.key_mode, KeyMode::Passphrase(_));
-            return Err(DecodeError::WrongKey { passphrase }.into());
+            return Err(match header.key_mode {
+                KeyMode::Recipients => DecodeError::HeaderMac,
+                KeyMode::Passphrase(_) => DecodeError::WrongKey { passphrase: true },
+                KeyMode::KeyFile => DecodeError::WrongKey { passphrase: false },
+            }
+            .into());
         }
-        Ok(Session { header, cipher: keys.payload, header_mac: mac })
+        Ok(Session { header_len, header, cipher: keys.payload, header_mac: mac })
     }
 
     /// Plaintext bytes in every chunk but the final one.
