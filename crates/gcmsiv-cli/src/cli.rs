@@ -10,6 +10,9 @@ use gcmsiv_stream::format::{CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN};
 
 const MAIN_EXAMPLES: &str = "\
 Examples:
+  gcmsiv identity -o me.id           # prints your recipient: give it to senders
+  gcmsiv encrypt -r gcmsiv1... -o report.pdf.gcmsiv report.pdf
+  gcmsiv decrypt -i me.id -o report.pdf report.pdf.gcmsiv
   gcmsiv keygen -o backup.key
   gcmsiv encrypt -k backup.key -o backup.tar.gcmsiv backup.tar
   gcmsiv decrypt -k backup.key -o backup.tar backup.tar.gcmsiv
@@ -30,8 +33,22 @@ Examples:
   gcmsiv keygen -o backup.key        # new key file, mode 0600; never overwrites
   gcmsiv keygen                      # print a key (store it with mode 0600 yourself)";
 
+const IDENTITY_EXAMPLES: &str = "\
+Examples:
+  gcmsiv identity -o me.id                   # X25519; prints the recipient
+  gcmsiv identity --post-quantum -o me.id    # ML-KEM-768 + X25519 hybrid
+  gcmsiv identity > me.id                    # identity on stdout, recipient on stderr";
+
+const RECIPIENT_EXAMPLES: &str = "\
+Examples:
+  gcmsiv recipient me.id
+  gcmsiv recipient me.id >> team.recipients";
+
 const ENCRYPT_EXAMPLES: &str = "\
 Examples:
+  gcmsiv encrypt -r gcmsiv1... -r gcmsivpq1... -o plan.txt.gcmsiv plan.txt
+  gcmsiv encrypt -R team.recipients -a -o plan.txt.asc plan.txt   # ASCII armor
+  tar c data/ | gcmsiv encrypt -R backup.recipients > data.tar.gcmsiv
   gcmsiv encrypt -k backup.key -o secrets.env.gcmsiv secrets.env
   gcmsiv encrypt -k backup.key --algorithm aes128 big.iso > big.iso.gcmsiv
   tar c data/ | gcmsiv encrypt -p -o data.tar.gcmsiv
@@ -41,6 +58,8 @@ Examples:
 
 const DECRYPT_EXAMPLES: &str = "\
 Examples:
+  gcmsiv decrypt -i me.id -o plan.txt plan.txt.gcmsiv
+  gcmsiv decrypt -i me.id --offset 1048576 --length 4096 big.gcmsiv > part.bin
   gcmsiv decrypt -k backup.key -o secrets.env secrets.env.gcmsiv
   set -o pipefail
   gcmsiv decrypt -k backup.key backup.tar.gcmsiv | tar x
@@ -50,7 +69,9 @@ To standard output, each chunk is written once it is authenticated: if the input
 turns out truncated or corrupted, what was written is a correct prefix and the exit
 status is 1. Without `set -o pipefail` a pipeline's status is its last command's
 (`tar x` may succeed on a prefix that ends between two files): set it. With -o, the
-file appears only if everything decrypted.";
+file appears only if everything decrypted. Armored files (-a) are recognized
+without an option. --offset and --length read a range of a (binary) file,
+authenticating only the chunks that hold it.";
 
 /// Encrypt files with AES-GCM-SIV (RFC 8452): chunked, authenticated, on all cores.
 #[derive(Debug, Parser)]
@@ -65,6 +86,12 @@ pub enum Command {
     /// Write a new random key file
     #[command(after_help = KEYGEN_EXAMPLES)]
     Keygen(KeygenArgs),
+    /// Write a new identity (private key) and print its recipient (public key)
+    #[command(after_help = IDENTITY_EXAMPLES)]
+    Identity(IdentityArgs),
+    /// Print the recipient (public key) of each identity in a file
+    #[command(after_help = RECIPIENT_EXAMPLES)]
+    Recipient(RecipientArgs),
     /// Encrypt a file or standard input
     #[command(after_help = ENCRYPT_EXAMPLES)]
     Encrypt(EncryptArgs),
@@ -83,15 +110,39 @@ pub struct KeygenArgs {
     pub output: Option<PathBuf>,
 }
 
-/// The user's secret: a key file or a passphrase.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("secret").required(true).multiple(true)
-    .args(["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])))]
+pub struct IdentityArgs {
+    /// Write the identity to FILE (created with mode 0600; an existing file is never
+    /// replaced) and its recipient to standard output; without it, the identity goes
+    /// to standard output and the recipient to standard error
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// A post-quantum hybrid identity (ML-KEM-768 with X25519): files to it stay
+    /// secret if either holds. Its recipient is about 1950 characters long
+    #[arg(long)]
+    pub post_quantum: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RecipientArgs {
+    /// Identity file ("-" for standard input)
+    #[arg(value_name = "IDENTITY_FILE")]
+    pub identity: PathBuf,
+}
+
+/// The user's secret: a key file, a passphrase, or identities (private keys).
+/// Which of them may be given is the subcommand's `secret` group.
+#[derive(Debug, Args)]
 pub struct Secret {
     /// Key file made by `gcmsiv keygen`
     #[arg(short, long, value_name = "FILE",
-          conflicts_with_all = ["passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])]
+          conflicts_with_all = ["passphrase", "passphrase_env", "passphrase_file", "passphrase_fd", "identity"])]
     pub key_file: Option<PathBuf>,
+    /// Identity file made by `gcmsiv identity` (repeatable): decrypt with it, or
+    /// encrypt to its recipient
+    #[arg(short, long, value_name = "FILE",
+          conflicts_with_all = ["passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])]
+    pub identity: Vec<PathBuf>,
     /// Use a passphrase, read from the terminal (stretched with Argon2id)
     #[arg(short, long)]
     pub passphrase: bool,
@@ -164,13 +215,30 @@ pub enum AlgorithmArg {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("secret").required(true).multiple(true)
+    .args(["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd",
+           "identity", "recipient", "recipients_file"])))]
 pub struct EncryptArgs {
     #[command(flatten)]
     pub secret: Secret,
+    /// Encrypt to this recipient (public key: gcmsiv1... or gcmsivpq1...; repeatable).
+    /// Never with a passphrase: anyone can encrypt to a recipient, so a file that
+    /// also opened with a passphrase would no longer prove that whoever wrote it
+    /// knew the passphrase
+    #[arg(short, long, value_name = "RECIPIENT",
+          conflicts_with_all = ["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])]
+    pub recipient: Vec<String>,
+    /// Encrypt to the recipients listed in FILE (one a line, # comments; repeatable)
+    #[arg(short = 'R', long, value_name = "FILE",
+          conflicts_with_all = ["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])]
+    pub recipients_file: Vec<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+    /// Write ASCII armor (PEM-style Base64) instead of binary
+    #[arg(short, long)]
+    pub armor: bool,
     /// Cipher, recorded in the file's header
-    #[arg(short, long, value_enum, default_value_t = AlgorithmArg::Aes256)]
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Aes256)]
     pub algorithm: AlgorithmArg,
     /// Argon2id memory in KiB, for -p (lower values only for tests)
     #[arg(long, value_name = "KIB", default_value_t = Argon2Cost::DEFAULT.memory_kib,
@@ -206,11 +274,20 @@ impl EncryptArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("secret").required(true).multiple(true)
+    .args(["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd", "identity"])))]
 pub struct DecryptArgs {
     #[command(flatten)]
     pub secret: Secret,
     #[command(flatten)]
     pub common: Common,
+    /// Write only the plaintext from byte N on (a seekable binary input; only the
+    /// chunks the range touches are read and authenticated)
+    #[arg(long, value_name = "N")]
+    pub offset: Option<u64>,
+    /// Write at most M bytes of plaintext (to the end if fewer remain)
+    #[arg(long, value_name = "M")]
+    pub length: Option<u64>,
 }
 
 #[cfg(test)]
@@ -244,5 +321,15 @@ mod tests {
         assert!(parse(&["gcmsiv", "encrypt", "-k", "k", "--argon2-memory", "8", "in"]).is_err());
         assert!(parse(&["gcmsiv", "encrypt", "-k", "k", "--chunk-size-exp", "9", "in"]).is_err());
         assert!(parse(&["gcmsiv", "decrypt", "-k", "k", "--algorithm", "aes128", "in"]).is_err());
+        assert!(parse(&["gcmsiv", "encrypt", "-r", "r", "-r", "s", "-R", "f", "-i", "me.id", "in"]).is_ok());
+        assert!(parse(&["gcmsiv", "encrypt", "-a", "-R", "f", "in"]).is_ok());
+        assert!(parse(&["gcmsiv", "encrypt", "-r", "r", "-p", "in"]).is_err());
+        assert!(parse(&["gcmsiv", "encrypt", "-R", "f", "--passphrase-env", "V", "in"]).is_err());
+        assert!(parse(&["gcmsiv", "encrypt", "-i", "me.id", "--passphrase-fd", "3", "in"]).is_err());
+        assert!(parse(&["gcmsiv", "encrypt", "-r", "r", "-k", "k", "in"]).is_err());
+        assert!(parse(&["gcmsiv", "decrypt", "-i", "a.id", "-i", "b.id", "in"]).is_ok());
+        assert!(parse(&["gcmsiv", "decrypt", "-i", "a.id", "--offset", "5", "--length", "9", "in"]).is_ok());
+        assert!(parse(&["gcmsiv", "decrypt", "-r", "r", "in"]).is_err());
+        assert!(parse(&["gcmsiv", "decrypt", "-i", "a.id", "-p", "in"]).is_err());
     }
 }

@@ -10,14 +10,14 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
-use gcmsiv_stream::format::HEADER_LEN;
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Header, KEY_FILE_MAX, KeyMode, MasterKey,
-    Options, Secret,
+    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Header, Identity, KEY_FILE_MAX, KeyMode,
+    MasterKey, Options, Recipient, RecipientKind, Secret, SeekableDecryptor,
 };
 
 use crate::cli::{
-    AlgorithmArg, Common, DecryptArgs, EncryptArgs, KeygenArgs, PassphraseSource, Secret as Secret_,
+    AlgorithmArg, Common, DecryptArgs, EncryptArgs, IdentityArgs, KeygenArgs, PassphraseSource,
+    RecipientArgs, Secret as Secret_,
 };
 use crate::error::{Failure, io_reason};
 use crate::output::{Destination, sync_parent_dir, temp_beside};
@@ -41,27 +41,69 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
     let key = MasterKey::generate()
         .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
     let text = key.to_key_file();
-    let Some(path) = args.output.filter(|p| p != Path::new("-")) else {
-        return io::stdout()
-            .write_all(text.as_bytes())
-            .map_err(|e| Failure::usage(format!("cannot write standard output: {}", io_reason(&e))));
-    };
+    match args.output.filter(|p| p != Path::new("-")) {
+        Some(path) => write_secret_file(&path, &text, "key file"),
+        None => write_stdout(text.as_bytes()),
+    }
+}
+
+/// `gcmsiv identity`: a new identity, and its recipient on standard output
+/// (standard error when the identity itself goes to standard output).
+pub fn identity(args: IdentityArgs) -> Result<(), Failure> {
+    let kind = if args.post_quantum { RecipientKind::Hybrid } else { RecipientKind::X25519 };
+    let identity = Identity::generate(kind)
+        .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
+    let text = identity.to_identity_file();
+    let recipient = identity.recipient().to_string();
+    match args.output.filter(|p| p != Path::new("-")) {
+        Some(path) => {
+            write_secret_file(&path, &text, "identity file")?;
+            write_stdout(format!("{recipient}\n").as_bytes())
+        }
+        None => {
+            write_stdout(text.as_bytes())?;
+            eprintln!("Recipient: {recipient}");
+            Ok(())
+        }
+    }
+}
+
+/// `gcmsiv recipient`: the recipient of each identity in a file, one a line.
+pub fn recipient(args: RecipientArgs) -> Result<(), Failure> {
+    let identities = read_identities(&args.identity)?;
+    let mut out = String::new();
+    for identity in identities {
+        out.push_str(&identity.recipient().to_string());
+        out.push('\n');
+    }
+    write_stdout(out.as_bytes())
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+    io::stdout()
+        .write_all(bytes)
+        .map_err(|e| Failure::usage(format!("cannot write standard output: {}", io_reason(&e))))
+}
+
+/// Creates a file that holds a secret: mode 0600 from the start, never over an
+/// existing file, synced with its directory (a key whose backups were made must
+/// not vanish in a power loss).
+fn write_secret_file(path: &Path, text: &str, what: &str) -> Result<(), Failure> {
     let exists =
-        || Failure::usage(format!("{} already exists: refusing to overwrite a key file", path.display()));
+        || Failure::usage(format!("{} already exists: refusing to overwrite a {what}", path.display()));
     if path.symlink_metadata().is_ok() {
         return Err(exists());
     }
-    // Temporary files are created with mode 0600, so the key is never readable by others.
-    let mut temp = temp_beside(&path)?;
+    // Temporary files are created with mode 0600, so the secret is never readable by others.
+    let mut temp = temp_beside(path)?;
     temp.write_all(text.as_bytes())
         .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| Failure::io("cannot write", &path, e))?;
-    temp.persist_noclobber(&path).map_err(|e| match e.error.kind() {
+        .map_err(|e| Failure::io("cannot write", path, e))?;
+    temp.persist_noclobber(path).map_err(|e| match e.error.kind() {
         io::ErrorKind::AlreadyExists => exists(),
-        _ => Failure::io("cannot create", &path, e.error),
+        _ => Failure::io("cannot create", path, e.error),
     })?;
-    // A key whose backups were made must not vanish in a power loss.
-    sync_parent_dir(&path);
+    sync_parent_dir(path);
     Ok(())
 }
 
@@ -74,8 +116,12 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     };
     let chunk_size = 1usize << args.chunk_size_exp;
     let mut options = Options::new().algorithm(algorithm).chunk_size(chunk_size).map_err(usage)?;
+    let to_recipients = !args.recipient.is_empty() || !args.recipients_file.is_empty();
     let secret = match &args.secret.key_file {
         Some(path) => Secret::Key(read_key_file(path)?),
+        None if to_recipients || !args.secret.identity.is_empty() => {
+            Secret::Recipients(collect_recipients(&args)?)
+        }
         None => {
             let cost = args.argon2_cost();
             options = options.argon2_cost(cost).map_err(usage)?;
@@ -110,24 +156,34 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     let mut input = Input::open(args.common.input.as_deref())?;
     let destination = input.destination(&args.common, args.secret.key_file.as_deref())?;
     // The header says which kind of secret to ask for; the decryptor reads it again.
-    let mut head = [0u8; HEADER_LEN];
-    let got = read_full(&mut input.file, &mut head).map_err(|e| input.read_failure(&e))?;
-    let (header, _) = Header::parse(&head[..got])?;
-    let secret = match (header.key_mode, &args.secret.key_file) {
-        (KeyMode::KeyFile, Some(path)) => Secret::Key(read_key_file(path)?),
-        (KeyMode::Passphrase(_), None) => {
+    let head = read_header(&mut input)?;
+    let (header, _) = Header::parse(&head)?;
+    let secret = match (header.key_mode, &args.secret) {
+        (KeyMode::KeyFile, Secret_ { key_file: Some(path), .. }) => Secret::Key(read_key_file(path)?),
+        (KeyMode::Recipients, Secret_ { identity, .. }) if !identity.is_empty() => {
+            let mut all = Vec::new();
+            for path in identity {
+                all.extend(read_identities(path)?);
+            }
+            Secret::Identities(all)
+        }
+        (KeyMode::Passphrase(_), Secret_ { key_file: None, identity, .. }) if identity.is_empty() => {
             let source = passphrase_source(&args.secret, &input)?;
             let passphrase = passphrase::read(&source, false)?;
             Secret::passphrase(passphrase.as_bytes())
         }
+        (KeyMode::Recipients, _) => return Err(DecodeError::NeedsIdentity.into()),
         (mode, _) => {
             let file_uses_passphrase = matches!(mode, KeyMode::Passphrase(_));
             return Err(DecodeError::WrongKeyMode { file_uses_passphrase }.into());
         }
     };
     let names = Names { input: input.name.clone(), output: String::new() };
-    let decryptor = Decryptor::new(io::Cursor::new(head).take(got as u64).chain(input.file), &secret)
-        .map_err(|e| names.failure(e))?;
+    if args.offset.is_some() || args.length.is_some() {
+        return decrypt_range(args, input, destination, &secret, names);
+    }
+    let decryptor =
+        Decryptor::new(io::Cursor::new(head).chain(input.file), &secret).map_err(|e| names.failure(e))?;
     drop(secret);
 
     let (file, sink) = destination.open()?;
@@ -138,6 +194,139 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     drop(file);
     progress.finish_and_clear();
     sink.commit()
+}
+
+/// `decrypt --offset N --length M`: only the chunks that hold the range are
+/// read and authenticated (the final chunk too, which fixes the length).
+fn decrypt_range(
+    args: DecryptArgs,
+    input: Input,
+    destination: Destination,
+    secret: &Secret,
+    names: Names,
+) -> Result<(), Failure> {
+    if !input.meta.is_file() {
+        return Err(Failure::usage(format!(
+            "--offset and --length need a file that can be read at any position; {} cannot",
+            input.name
+        )));
+    }
+    let mut reader = SeekableDecryptor::new(input.file, secret).map_err(|e| names.failure(e))?;
+    let offset = args.offset.unwrap_or(0);
+    let len = reader.len();
+    if offset > len {
+        return Err(Failure::usage(format!(
+            "--offset {offset} is past the end of the plaintext ({len} bytes)"
+        )));
+    }
+    let length = args.length.unwrap_or(u64::MAX).min(len - offset);
+    let (mut file, sink) = destination.open()?;
+    let names = Names { input: input.name, output: sink.name() };
+    let mut buf = vec![0u8; 1 << 20];
+    let mut at = offset;
+    while at < offset + length {
+        let want = usize::try_from((offset + length - at).min(buf.len() as u64)).unwrap_or(buf.len());
+        let got = reader.read_at(at, &mut buf[..want]).map_err(|e| match DecodeError::from_io(&e) {
+            Some(err) => Failure::Data(err.clone()),
+            None => names.failure(gcmsiv_stream::Error::Read(e)),
+        })?;
+        if got == 0 {
+            break;
+        }
+        file.write_all(&buf[..got]).map_err(|e| names.failure(gcmsiv_stream::Error::Write(e)))?;
+        at += got as u64;
+    }
+    drop(file);
+    sink.commit()
+}
+
+/// Reads the whole header from the input (as long as the header says it is,
+/// within the format's limits) without looking further.
+fn read_header(input: &mut Input) -> Result<Vec<u8>, Failure> {
+    let mut head = Vec::with_capacity(gcmsiv_stream::format::HEADER_LEN);
+    loop {
+        let need = Header::needed(&head)?;
+        if need <= head.len() {
+            return Ok(head);
+        }
+        let have = head.len();
+        head.resize(need, 0);
+        let got = read_full(&mut input.file, &mut head[have..]).map_err(|e| input.read_failure(&e))?;
+        if got < need - have {
+            head.truncate(have + got);
+            return Ok(head);
+        }
+    }
+}
+
+/// Every recipient of `-r`, `-R` and `-i` (an identity's own recipient), in order.
+fn collect_recipients(args: &EncryptArgs) -> Result<Vec<Recipient>, Failure> {
+    let mut recipients = Vec::new();
+    for text in &args.recipient {
+        let recipient = Recipient::parse(text).map_err(|why| {
+            // Never echo what may be an identity pasted by mistake.
+            let shown = if text.len() > 24 {
+                format!("{}...", &text[..text.floor_char_boundary(16)])
+            } else {
+                text.clone()
+            };
+            Failure::usage(format!("-r {shown}: {why}"))
+        })?;
+        recipients.push(recipient);
+    }
+    for path in &args.recipients_file {
+        let list =
+            Recipient::load_list(path).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        if list.is_empty() {
+            return Err(Failure::usage(format!("{} lists no recipient", path.display())));
+        }
+        recipients.extend(list);
+    }
+    for path in &args.secret.identity {
+        recipients.extend(read_identities(path)?.iter().map(Identity::recipient));
+    }
+    if recipients.len() > gcmsiv_stream::format::MAX_STANZAS {
+        return Err(Failure::usage(format!(
+            "{} recipients: a file can be encrypted to at most {}",
+            recipients.len(),
+            gcmsiv_stream::format::MAX_STANZAS
+        )));
+    }
+    Ok(recipients)
+}
+
+/// Reads an identity file ("-": standard input); warns if others can read it.
+fn read_identities(path: &Path) -> Result<Vec<Identity>, Failure> {
+    let not_identity =
+        |why: String| Failure::usage(format!("{} is not a gcmsiv identity file: {why}", path.display()));
+    let mut bytes = Zeroizing::new(Vec::with_capacity(4096));
+    if path == Path::new("-") {
+        io::stdin()
+            .take(recipients_limit())
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::usage(format!("cannot read standard input: {}", io_reason(&e))))?;
+    } else {
+        let file = File::open(path).map_err(|e| Failure::io("cannot read identity file", path, e))?;
+        let meta = file.metadata().map_err(|e| Failure::io("cannot read identity file", path, e))?;
+        if meta.permissions().mode() & 0o077 != 0 {
+            eprintln!(
+                "gcmsiv: warning: identity file {} is accessible by other users (chmod 600 it)",
+                path.display()
+            );
+        }
+        file.take(recipients_limit())
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::io("cannot read identity file", path, e))?;
+    }
+    if bytes.len() as u64 > gcmsiv_stream::recipients::IDENTITY_FILE_MAX {
+        return Err(not_identity("it is over 64 KiB".into()));
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| not_identity("it is not text".into()))?;
+    Identity::parse_list(text).map_err(not_identity)
+}
+
+fn recipients_limit() -> u64 {
+    gcmsiv_stream::recipients::IDENTITY_FILE_MAX + 1
 }
 
 /// How messages name the input and the output.

@@ -23,6 +23,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Keygen(args) => commands::keygen(args),
+        Command::Identity(args) => commands::identity(args),
+        Command::Recipient(args) => commands::recipient(args),
         Command::Encrypt(args) => start_pool(&args.common).and_then(|()| commands::encrypt(args)),
         Command::Decrypt(args) => start_pool(&args.common).and_then(|()| commands::decrypt(args)),
         Command::Info => commands::info(),

@@ -112,10 +112,9 @@ impl fmt::Display for DecodeError {
             DecodeError::WrongKeyMode { file_uses_passphrase: false } => {
                 f.write_str("this file was encrypted with a key (file), not a passphrase")
             }
-            DecodeError::TooManyStanzas(n) => write!(
-                f,
-                "corrupted header or hostile file: it holds {n} recipient stanzas (at most 256)"
-            ),
+            DecodeError::TooManyStanzas(n) => {
+                write!(f, "corrupted header or hostile file: it holds {n} recipient stanzas (at most 256)")
+            }
             DecodeError::NeedsIdentity => {
                 f.write_str("this file was encrypted to recipients: decrypt it with an identity")
             }
@@ -214,9 +213,11 @@ impl std::error::Error for Error {
         match self {
             Error::Decode(err) => Some(err),
             Error::Read(err) | Error::Write(err) => Some(err),
-            Error::Invalid(_) | Error::KeyFile(_) | Error::Recipients(_) | Error::Identities(_) | Error::Random => {
-                None
-            }
+            Error::Invalid(_)
+            | Error::KeyFile(_)
+            | Error::Recipients(_)
+            | Error::Identities(_)
+            | Error::Random => None,
         }
     }
 }

@@ -255,8 +255,8 @@ impl Header {
                 let mut at = V2_FIXED_LEN;
                 for _ in 0..count {
                     let Some(&kind) = prefix.get(at) else { return Ok(at + 1) };
-                    let kind =
-                        RecipientKind::from_id(kind).ok_or(DecodeError::CorruptHeader("unknown stanza type"))?;
+                    let kind = RecipientKind::from_id(kind)
+                        .ok_or(DecodeError::CorruptHeader("unknown stanza type"))?;
                     at += kind.stanza_len();
                 }
                 Ok(at + MAC_LEN)
@@ -399,7 +399,13 @@ mod tests {
     use super::*;
 
     fn sample(key_mode: KeyMode) -> Header {
-        Header { algorithm: Algorithm::Aes256GcmSiv, key_mode, chunk_exp: 16, salt: [7; SALT_LEN], stanzas: Vec::new() }
+        Header {
+            algorithm: Algorithm::Aes256GcmSiv,
+            key_mode,
+            chunk_exp: 16,
+            salt: [7; SALT_LEN],
+            stanzas: Vec::new(),
+        }
     }
 
     fn full(header: &Header) -> Vec<u8> {
@@ -460,7 +466,8 @@ mod tests {
 
     #[test]
     fn version_2_headers_round_trip_and_have_the_documented_layout() {
-        let header = recipients_header(&[RecipientKind::X25519, RecipientKind::Hybrid, RecipientKind::X25519]);
+        let header =
+            recipients_header(&[RecipientKind::X25519, RecipientKind::Hybrid, RecipientKind::X25519]);
         let bytes = full(&header);
         assert_eq!(bytes.len(), 44 + 81 + 1169 + 81 + 32);
         assert_eq!(header.encoded_len(), bytes.len());
@@ -564,7 +571,8 @@ mod tests {
         let many = Geometry::of_file(HEADER_LEN as u64 + 3 * slot + 20 + 5, HEADER_LEN, c).unwrap();
         assert_eq!((many.final_index, many.final_len, many.plaintext_len()), (3, Some(5), Some(3077)));
         assert_eq!(many.offset(2), 86 + 2 * slot);
-        let torn = Geometry::of_file(HEADER_LEN as u64 + 2 * slot + 20 + c as u64 + 1, HEADER_LEN, c).unwrap();
+        let torn =
+            Geometry::of_file(HEADER_LEN as u64 + 2 * slot + 20 + c as u64 + 1, HEADER_LEN, c).unwrap();
         assert_eq!((torn.final_index, torn.final_len), (2, None));
     }
 

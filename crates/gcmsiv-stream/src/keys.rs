@@ -16,7 +16,9 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use crate::error::{DecodeError, Error};
-use crate::format::{Algorithm, Argon2Cost, Header, KeyMode, MAC_LEN, MAX_STANZAS, SALT_LEN, Stanza, TAG_LEN};
+use crate::format::{
+    Algorithm, Argon2Cost, Header, KeyMode, MAC_LEN, MAX_STANZAS, SALT_LEN, Stanza, TAG_LEN,
+};
 use crate::recipients::{FILE_KEY_LEN, Identity, Recipient};
 
 /// Bytes of the master secret in a key file, and of the Argon2id output.
@@ -201,7 +203,9 @@ impl Secret {
             (Secret::Recipients(_), _) => {
                 Err(Error::Invalid("a recipient (public key) cannot decrypt: give its identity"))
             }
-            (Secret::Key(_) | Secret::Passphrase(_), KeyMode::Recipients) => Err(DecodeError::NeedsIdentity.into()),
+            (Secret::Key(_) | Secret::Passphrase(_), KeyMode::Recipients) => {
+                Err(DecodeError::NeedsIdentity.into())
+            }
             (Secret::Identities(_), mode) => Err(DecodeError::NotForIdentities {
                 file_uses_passphrase: matches!(mode, KeyMode::Passphrase(_)),
             }
@@ -411,6 +415,9 @@ mod tests {
 
         let seal = |keys: FileKeys| keys.payload.seal(&[0; 12], b"", &mut []);
         let aes128 = Header { algorithm: Algorithm::Aes128GcmSiv, ..header.clone() };
-        assert_ne!(seal(FileKeys::derive(key.as_bytes(), &header)), seal(FileKeys::derive(key.as_bytes(), &aes128)));
+        assert_ne!(
+            seal(FileKeys::derive(key.as_bytes(), &header)),
+            seal(FileKeys::derive(key.as_bytes(), &aes128))
+        );
     }
 }

@@ -66,10 +66,10 @@ pub mod pipeline;
 
 pub use error::{DecodeError, Error};
 pub use format::{Algorithm, Argon2Cost, Header, KeyMode, Stanza};
-pub use recipients::{Identity, Recipient, RecipientKind};
 pub use keys::{KEY_FILE_MAX, KEY_LINE_PREFIX, MASTER_LEN, MasterKey, Secret};
 pub use push::{OpenStream, SealStream};
 pub use read::{Decryptor, decrypt};
+pub use recipients::{Identity, Recipient, RecipientKind};
 pub use seek::{RandomAccess, SeekableDecryptor, Span};
 pub use session::Options;
 pub use write::{Encryptor, encrypt};

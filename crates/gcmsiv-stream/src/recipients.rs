@@ -138,7 +138,8 @@ impl Checksum for Bech32Long {
 /// Decodes a Bech32 string into its prefix (lowercase) and bytes; no secret in
 /// the error.
 fn bech32_decode(text: &str) -> Result<(Hrp, Zeroizing<Vec<u8>>), &'static str> {
-    let checked = CheckedHrpstring::new::<Bech32Long>(text).map_err(|_| "not a valid Bech32 string (a typo?)")?;
+    let checked =
+        CheckedHrpstring::new::<Bech32Long>(text).map_err(|_| "not a valid Bech32 string (a typo?)")?;
     Ok((checked.hrp(), Zeroizing::new(checked.byte_iter().collect())))
 }
 
@@ -209,7 +210,9 @@ impl Recipient {
         let mut stanza = Vec::with_capacity(self.kind.stanza_len());
         stanza.push(self.kind.id());
         match self.kind {
-            RecipientKind::X25519 => seal::<X25519HkdfSha256>(&self.public, file_key, aad, &mut rng, &mut stanza),
+            RecipientKind::X25519 => {
+                seal::<X25519HkdfSha256>(&self.public, file_key, aad, &mut rng, &mut stanza)
+            }
             RecipientKind::Hybrid => seal::<XWing>(&self.public, file_key, aad, &mut rng, &mut stanza),
         }
         debug_assert_eq!(stanza.len(), self.kind.stanza_len());
@@ -219,16 +222,15 @@ impl Recipient {
 
 fn seal<K: Kem>(public: &[u8], file_key: &[u8], aad: &[u8], rng: &mut Prefetched, out: &mut Vec<u8>) {
     let public = K::PublicKey::from_bytes(public).expect("internal error: the key was checked when parsed");
-    let (enc, wrapped) =
-        hpke::single_shot_seal_with_rng::<ChaCha20Poly1305, HkdfSha256, K>(
-            &OpModeS::Base,
-            &public,
-            HPKE_INFO,
-            file_key,
-            aad,
-            rng,
-        )
-        .expect("internal error: HPKE seal of 32 bytes to a checked key");
+    let (enc, wrapped) = hpke::single_shot_seal_with_rng::<ChaCha20Poly1305, HkdfSha256, K>(
+        &OpModeS::Base,
+        &public,
+        HPKE_INFO,
+        file_key,
+        aad,
+        rng,
+    )
+    .expect("internal error: HPKE seal of 32 bytes to a checked key");
     out.extend_from_slice(&enc.to_bytes());
     out.extend_from_slice(&wrapped);
 }
@@ -282,14 +284,18 @@ impl Identity {
     /// The identity string (capitals). Keep it secret.
     pub fn to_secret_string(&self) -> Zeroizing<String> {
         let hrp = Hrp::parse(self.kind.identity_hrp()).expect("internal error: valid prefix");
-        Zeroizing::new(encode_upper::<Bech32Long>(hrp, self.secret.as_slice()).expect("internal error: Bech32"))
+        Zeroizing::new(
+            encode_upper::<Bech32Long>(hrp, self.secret.as_slice()).expect("internal error: Bech32"),
+        )
     }
 
     /// The text of an identity file: comments saying what it is and its
     /// recipient, then the identity line.
     pub fn to_identity_file(&self) -> Zeroizing<String> {
         let mut text = Zeroizing::new(String::with_capacity(2400));
-        text.push_str("# gcmsiv identity (docs/FORMAT.md). Keep it secret: it decrypts every file encrypted to it.\n");
+        text.push_str(
+            "# gcmsiv identity (docs/FORMAT.md). Keep it secret: it decrypts every file encrypted to it.\n",
+        );
         text.push_str(&format!("# kind: {}\n", self.kind));
         text.push_str(&format!("# recipient: {}\n", self.recipient()));
         text.push_str(&self.to_secret_string());
@@ -356,12 +362,24 @@ fn public_of<K: Kem>(secret: &[u8; IDENTITY_LEN]) -> Vec<u8> {
     K::sk_to_pk(&private).to_bytes().to_vec()
 }
 
-fn open<K: Kem>(secret: &[u8; IDENTITY_LEN], enc: &[u8], wrapped: &[u8], aad: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+fn open<K: Kem>(
+    secret: &[u8; IDENTITY_LEN],
+    enc: &[u8],
+    wrapped: &[u8],
+    aad: &[u8],
+) -> Option<Zeroizing<Vec<u8>>> {
     let private = K::PrivateKey::from_bytes(secret).ok()?;
     let enc = K::EncappedKey::from_bytes(enc).ok()?;
-    hpke::single_shot_open::<ChaCha20Poly1305, HkdfSha256, K>(&OpModeR::Base, &private, &enc, HPKE_INFO, wrapped, aad)
-        .ok()
-        .map(Zeroizing::new)
+    hpke::single_shot_open::<ChaCha20Poly1305, HkdfSha256, K>(
+        &OpModeR::Base,
+        &private,
+        &enc,
+        HPKE_INFO,
+        wrapped,
+        aad,
+    )
+    .ok()
+    .map(Zeroizing::new)
 }
 
 impl fmt::Debug for Identity {

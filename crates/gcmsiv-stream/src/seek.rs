@@ -44,8 +44,8 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
         let session = Session::read(&mut input, secret)?;
         let end = input.seek(SeekFrom::End(0)).map_err(Error::Read)?;
         let chunk_size = session.chunk_size();
-        let geometry = Geometry::of_file(end, session.header_len, chunk_size)
-            .ok_or(DecodeError::Truncated)?;
+        let geometry =
+            Geometry::of_file(end, session.header_len, chunk_size).ok_or(DecodeError::Truncated)?;
         let layout = Layout::new(chunk_size, true);
         let mut this =
             SeekableDecryptor { input, session, geometry, len: 0, pos: 0, batch: Batch::new(layout) };

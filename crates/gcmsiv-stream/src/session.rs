@@ -6,11 +6,11 @@
 use std::io::Read;
 
 use crate::error::{DecodeError, Error};
+use crate::format::HEADER_LEN as HEADER_LEN_V1;
 use crate::format::{
     Algorithm, Argon2Cost, CHUNK_EXP_DEFAULT, CHUNK_EXP_MAX, CHUNK_EXP_MIN, Header, KeyMode, MAC_LEN,
     SALT_LEN,
 };
-use crate::format::HEADER_LEN as HEADER_LEN_V1;
 use crate::keys::{PayloadCipher, Secret};
 
 /// How a writer lays out a new file: the algorithm, the chunk size, the
