@@ -266,7 +266,7 @@ fn collect_recipients(args: &EncryptArgs) -> Result<Vec<Recipient>, Failure> {
         let recipient = Recipient::parse(text).map_err(|why| {
             // Never echo what may be an identity pasted by mistake.
             let shown = if text.len() > 24 {
-                format!("{}...", &text[..text.floor_char_boundary(16)])
+                format!("{}...", text.chars().take(16).collect::<String>())
             } else {
                 text.clone()
             };
