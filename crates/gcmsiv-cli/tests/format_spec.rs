@@ -4,9 +4,15 @@
 
 mod common;
 
+use bech32::primitives::checksum::Checksum;
+use bech32::primitives::decode::CheckedHrpstring;
 use gcmsiv::{Aes128GcmSiv, Aes256GcmSiv};
 use hkdf::Hkdf;
 use hmac::{Hmac, KeyInit, Mac};
+use hpke::aead::ChaCha20Poly1305;
+use hpke::kdf::HkdfSha256;
+use hpke::kem::{X25519HkdfSha256, XWing};
+use hpke::{Deserializable, Kem};
 use sha2::Sha256;
 
 use common::*;
@@ -14,6 +20,59 @@ use common::*;
 enum Key<'a> {
     File(&'a str),
     Passphrase(&'a str),
+    /// Identity files' text.
+    Identities(Vec<String>),
+}
+
+/// BIP 173's checksum without its length limit, as the spec says.
+enum LongBech32 {}
+
+impl Checksum for LongBech32 {
+    type MidstateRepr = u32;
+    type CorrectionField = bech32::primitives::gf32_ext::Fe1024;
+    const ROOT_GENERATOR: Self::CorrectionField = bech32::primitives::gf32_ext::Fe1024::new([
+        bech32::primitives::gf32::Fe32::P,
+        bech32::primitives::gf32::Fe32::X,
+    ]);
+    const ROOT_EXPONENTS: core::ops::RangeInclusive<usize> = 24..=26;
+    const CODE_LENGTH: usize = 1 << 20;
+    const CHECKSUM_LENGTH: usize = 6;
+    const GENERATOR_SH: [u32; 5] = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+    const TARGET_RESIDUE: u32 = 1;
+}
+
+/// The (type, private key) of every identity line in identity files.
+fn identities(texts: &[String]) -> Vec<(u8, Vec<u8>)> {
+    let mut out = Vec::new();
+    for line in texts.iter().flat_map(|t| t.lines()) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let checked = CheckedHrpstring::new::<LongBech32>(line).unwrap();
+        let kind = match checked.hrp().to_lowercase().as_str() {
+            "gcmsiv-secret-key-" => 1,
+            "gcmsiv-secret-key-pq-" => 2,
+            other => panic!("not an identity: {other}"),
+        };
+        out.push((kind, checked.byte_iter().collect()));
+    }
+    out
+}
+
+/// HPKE OpenBase of one stanza's `wrapped` with one private key.
+fn hpke_open<K: Kem>(sk: &[u8], enc: &[u8], wrapped: &[u8], aad: &[u8]) -> Option<Vec<u8>> {
+    let sk = K::PrivateKey::from_bytes(sk).ok()?;
+    let enc = K::EncappedKey::from_bytes(enc).ok()?;
+    hpke::single_shot_open::<ChaCha20Poly1305, HkdfSha256, K>(
+        &hpke::OpModeR::Base,
+        &sk,
+        &enc,
+        b"gcmsiv v2 file key",
+        wrapped,
+        aad,
+    )
+    .ok()
 }
 
 /// What the header says, for checking against the manifest.
@@ -36,10 +95,12 @@ fn decode_into(file: &[u8], key: Key<'_>, released: &mut Vec<u8>) -> Result<Info
     if file.len() < 6 || &file[..6] != b"GCMSIV" {
         return Err("not a gcmsiv file".into());
     }
-    if file.get(6) != Some(&1) {
-        return Err("unsupported version".into());
-    }
-    if file.len() < 86 {
+    let version = match file.get(6) {
+        Some(&v @ (1 | 2)) => v,
+        _ => return Err("unsupported version".into()),
+    };
+    let fixed_len = if version == 1 { 86 } else { 44 };
+    if file.len() < fixed_len {
         return Err("truncated".into());
     }
     let (algorithm, key_len) = match file[7] {
@@ -53,46 +114,92 @@ fn decode_into(file: &[u8], key: Key<'_>, released: &mut Vec<u8>) -> Result<Info
     }
     let chunk_size = 1usize << e;
     let u32_at = |at: usize| u32::from_be_bytes(file[at..at + 4].try_into().unwrap());
-    let (m, t, p) = (u32_at(10), u32_at(14), u32_at(18));
-    let salt = &file[22..54];
-    let ikm: Vec<u8> = match (file[8], key) {
-        (1, Key::File(text)) => {
-            if (m, t, p) != (0, 0, 0) {
-                return Err("corrupted header".into());
+    let (ikm, salt, header_len, labels): (Vec<u8>, &[u8], usize, [&[u8]; 2]) = if version == 1 {
+        let (m, t, p) = (u32_at(10), u32_at(14), u32_at(18));
+        let salt = &file[22..54];
+        let ikm = match (file[8], key) {
+            (1, Key::File(text)) => {
+                if (m, t, p) != (0, 0, 0) {
+                    return Err("corrupted header".into());
+                }
+                let line = text.lines().find(|l| !l.is_empty() && !l.starts_with('#')).unwrap();
+                let hex = line.strip_prefix("gcmsiv-key-v1:").unwrap().trim_end();
+                (0..32).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect()
             }
-            let line = text.lines().find(|l| !l.is_empty() && !l.starts_with('#')).unwrap();
-            let hex = line.strip_prefix("gcmsiv-key-v1:").unwrap().trim_end();
-            (0..32).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect()
-        }
-        (2, Key::Passphrase(pass)) => {
-            if t < 1 || !(1..=16).contains(&p) || m < 8 * p || m > 1 << 20 || t > 16 {
-                return Err("cost out of bounds".into());
+            (2, Key::Passphrase(pass)) => {
+                if t < 1 || !(1..=16).contains(&p) || m < 8 * p || m > 1 << 20 || t > 16 {
+                    return Err("cost out of bounds".into());
+                }
+                let params = argon2::Params::new(m, t, p, Some(32)).unwrap();
+                let argon = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+                let mut out = vec![0u8; 32];
+                argon.hash_password_into(pass.as_bytes(), salt, &mut out).unwrap();
+                out
             }
-            let params = argon2::Params::new(m, t, p, Some(32)).unwrap();
-            let argon = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
-            let mut out = vec![0u8; 32];
-            argon.hash_password_into(pass.as_bytes(), salt, &mut out).unwrap();
-            out
+            _ => return Err("key mode".into()),
+        };
+        (ikm, salt, 86, [b"gcmsiv v1 header key", b"gcmsiv v1 payload key"])
+    } else {
+        // Version 2: the stanzas, then the file key from the first that opens.
+        let n = usize::from(u16::from_be_bytes([file[42], file[43]]));
+        if n == 0 || n > 256 {
+            return Err("stanza count".into());
         }
-        _ => return Err("key mode".into()),
+        let mut stanzas = Vec::new();
+        let mut at = 44;
+        for _ in 0..n {
+            let enc_len = match file.get(at) {
+                None => return Err("truncated".into()),
+                Some(1) => 32,
+                Some(2) => 1120,
+                Some(_) => return Err("unknown stanza type".into()),
+            };
+            let end = at + 1 + enc_len + 48;
+            if file.len() < end {
+                return Err("truncated".into());
+            }
+            stanzas.push((file[at], &file[at + 1..at + 1 + enc_len], &file[at + 1 + enc_len..end]));
+            at = end;
+        }
+        if file.len() < at + 32 {
+            return Err("truncated".into());
+        }
+        if file[8] != 3 {
+            return Err("corrupted header".into());
+        }
+        let Key::Identities(texts) = key else { return Err("key mode".into()) };
+        let ids = identities(&texts);
+        let aad = &file[..44];
+        let file_key = stanzas
+            .iter()
+            .find_map(|&(kind, enc, wrapped)| {
+                ids.iter().filter(|(k, _)| *k == kind).find_map(|(_, sk)| match kind {
+                    1 => hpke_open::<X25519HkdfSha256>(sk, enc, wrapped, aad),
+                    _ => hpke_open::<XWing>(sk, enc, wrapped, aad),
+                })
+            })
+            .ok_or_else(|| "no identity matched".to_string())?;
+        assert_eq!(file_key.len(), 32);
+        (file_key, &file[10..42], at + 32, [b"gcmsiv v2 header key", b"gcmsiv v2 payload key"])
     };
     let hkdf = Hkdf::<Sha256>::new(Some(salt), &ikm);
     let mut header_key = [0u8; 32];
-    hkdf.expand(b"gcmsiv v1 header key", &mut header_key).unwrap();
-    let mut info = b"gcmsiv v1 payload key".to_vec();
+    hkdf.expand(labels[0], &mut header_key).unwrap();
+    let mut info = labels[1].to_vec();
     info.push(file[7]);
     let mut payload_key = vec![0u8; key_len];
     hkdf.expand(&info, &mut payload_key).unwrap();
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&header_key).unwrap();
-    mac.update(&file[..54]);
-    mac.verify_slice(&file[54..86]).map_err(|_| "wrong key or corrupted header".to_string())?;
+    let mac_at = header_len - 32;
+    mac.update(&file[..mac_at]);
+    mac.verify_slice(&file[mac_at..header_len]).map_err(|_| "wrong key or corrupted header".to_string())?;
 
     // Chunks.
     let open = |nonce: &[u8; 12], aad: &[u8], sealed: &[u8]| match key_len {
         16 => Aes128GcmSiv::new_from_slice(&payload_key).unwrap().decrypt(nonce, aad, sealed),
         _ => Aes256GcmSiv::new_from_slice(&payload_key).unwrap().decrypt(nonce, aad, sealed),
     };
-    let mut rest = &file[86..];
+    let mut rest = &file[header_len..];
     for i in 0u64.. {
         if rest.len() < 4 {
             return Err("truncated".into());
@@ -110,7 +217,7 @@ fn decode_into(file: &[u8], key: Key<'_>, released: &mut Vec<u8>) -> Result<Info
         let mut nonce = [0u8; 12];
         nonce[3..11].copy_from_slice(&i.to_be_bytes());
         nonce[11] = u8::from(last);
-        let mut aad = file[54..86].to_vec();
+        let mut aad = file[mac_at..header_len].to_vec();
         aad.extend_from_slice(&w.to_be_bytes());
         let plain = open(&nonce, &aad, &rest[4..4 + len + 16]).map_err(|_| format!("chunk {i} failed"))?;
         released.extend_from_slice(&plain);
@@ -138,25 +245,73 @@ fn the_spec_reads_every_committed_vector() {
             (_, Some(pass)) => Key::Passphrase(pass),
             _ => unreachable!(),
         };
-        let (released, result) = decode(&vector.read("file"), key);
-        match vector.get("error") {
-            None => {
-                let info = result.unwrap_or_else(|e| panic!("{}: {e}", vector.name()));
-                assert_eq!(info.algorithm, vector.get("algorithm").unwrap(), "{}", vector.name());
-                assert_eq!(
-                    info.chunk_size.to_string(),
-                    vector.get("chunk_size").unwrap(),
-                    "{}",
-                    vector.name()
-                );
-                assert!(released == vector.read("plaintext"), "{}", vector.name());
-            }
-            Some(_) => {
-                assert!(result.is_err(), "{}: the spec accepts it", vector.name());
-                assert!(released == vector.released(), "{}: released the wrong bytes", vector.name());
-            }
+        check_vector(&vector, key);
+    }
+}
+
+#[test]
+fn the_spec_reads_every_committed_version_2_vector() {
+    for vector in manifest::load_recipients() {
+        let texts = vector
+            .get("identity")
+            .unwrap()
+            .split(',')
+            .map(|f| std::fs::read_to_string(manifest::dir().join(f)).unwrap())
+            .collect();
+        check_vector(&vector, Key::Identities(texts));
+    }
+}
+
+fn check_vector(vector: &manifest::Vector, key: Key<'_>) {
+    let (released, result) = decode(&vector.read("file"), key);
+    match vector.get("error") {
+        None => {
+            let info = result.unwrap_or_else(|e| panic!("{}: {e}", vector.name()));
+            assert_eq!(info.algorithm, vector.get("algorithm").unwrap(), "{}", vector.name());
+            assert_eq!(info.chunk_size.to_string(), vector.get("chunk_size").unwrap(), "{}", vector.name());
+            assert!(released == vector.read("plaintext"), "{}", vector.name());
+        }
+        Some(_) => {
+            assert!(result.is_err(), "{}: the spec accepts it", vector.name());
+            assert!(released == vector.released(), "{}: released the wrong bytes", vector.name());
         }
     }
+}
+
+#[test]
+fn the_spec_reads_fresh_version_2_files_from_the_tool() {
+    let scratch = Scratch::new();
+    let mut ids = Vec::new();
+    let mut recipients = Vec::new();
+    for (name, pq) in [("a.id", false), ("b.id", true), ("c.id", false)] {
+        let mut cmd = gcmsiv();
+        cmd.args(["identity", "-o"]).arg(scratch.path(name));
+        if pq {
+            cmd.arg("--post-quantum");
+        }
+        let out = run(cmd);
+        assert_ok(&out);
+        recipients.push(String::from_utf8(out.stdout).unwrap().trim().to_string());
+        ids.push(std::fs::read_to_string(scratch.path(name)).unwrap());
+    }
+    let plain = data(5000);
+    let args: Vec<&str> = recipients.iter().flat_map(|r| ["-r", r.as_str()]).collect();
+    let mut extra = args.clone();
+    extra.extend(["--chunk-size-exp", "10"]);
+    let sealed = scratch.encrypt_to(&plain, &extra);
+    for id in &ids {
+        let (released, result) = decode(&sealed, Key::Identities(vec![id.clone()]));
+        assert_eq!(result, Ok(Info { algorithm: "aes256", chunk_size: 1024 }));
+        assert!(released == plain);
+    }
+    let other = Scratch::new();
+    let mut cmd = gcmsiv();
+    cmd.args(["identity", "-o"]).arg(other.path("x.id"));
+    assert_ok(&run(cmd));
+    let stranger = std::fs::read_to_string(other.path("x.id")).unwrap();
+    let (released, result) = decode(&sealed, Key::Identities(vec![stranger]));
+    assert_eq!(result, Err("no identity matched".to_string()));
+    assert!(released.is_empty());
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The committed format vectors decrypt with the tool exactly as the manifest says:
-//! a change that breaks format version 1 fails here.
+//! a change that breaks format version 1 or 2 fails here.
 
 mod common;
 
@@ -18,6 +18,28 @@ fn the_tool_reads_every_committed_vector() {
                 cmd.args(["--passphrase-env", PASS_VAR]).env(PASS_VAR, pass);
             }
             _ => unreachable!("checked by the manifest reader"),
+        }
+        let out = run(cmd);
+        match vector.get("error") {
+            None => {
+                assert_ok(&out);
+                assert!(out.stdout == vector.read("plaintext"), "{}: wrong plaintext", vector.name());
+            }
+            Some(message) => {
+                assert_fails(&out, 1, message);
+                assert!(out.stdout == vector.released(), "{}: released the wrong bytes", vector.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_tool_reads_every_committed_version_2_vector() {
+    for vector in manifest::load_recipients() {
+        let mut cmd = gcmsiv();
+        cmd.args(["decrypt", "-q"]).arg(manifest::dir().join(vector.name()));
+        for identity in vector.get("identity").unwrap().split(',') {
+            cmd.arg("-i").arg(manifest::dir().join(identity));
         }
         let out = run(cmd);
         match vector.get("error") {

@@ -4,8 +4,18 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FIELDS: [&str; 9] =
-    ["file", "key", "passphrase", "algorithm", "chunk_size", "plaintext", "error", "released", "source"];
+const FIELDS: [&str; 10] = [
+    "file",
+    "key",
+    "passphrase",
+    "identity",
+    "algorithm",
+    "chunk_size",
+    "plaintext",
+    "error",
+    "released",
+    "source",
+];
 
 /// The folder holding the vectors: `format/` in the repository's vector folder
 /// (or in the folder `$GCMSIV_VECTORS` names).
@@ -48,9 +58,18 @@ impl Vector {
     }
 }
 
-/// Every vector in the manifest.
+/// Every vector of format version 1 (manifest.txt).
 pub fn load() -> Vec<Vector> {
-    let text = fs::read_to_string(dir().join("manifest.txt")).unwrap();
+    load_from("manifest.txt")
+}
+
+/// Every vector of format version 2 (recipients.txt).
+pub fn load_recipients() -> Vec<Vector> {
+    load_from("recipients.txt")
+}
+
+fn load_from(manifest: &str) -> Vec<Vector> {
+    let text = fs::read_to_string(dir().join(manifest)).unwrap();
     let mut vectors = Vec::new();
     let mut fields = BTreeMap::new();
     for line in text.lines().chain([""]) {
@@ -75,7 +94,10 @@ pub fn load() -> Vec<Vector> {
 fn checked(fields: BTreeMap<String, String>) -> Vector {
     let has = |k: &str| fields.contains_key(k);
     assert!(has("file") && has("source"), "{fields:?}");
-    assert!(has("key") != has("passphrase"), "exactly one of key, passphrase: {fields:?}");
+    assert!(
+        usize::from(has("key")) + usize::from(has("passphrase")) + usize::from(has("identity")) == 1,
+        "exactly one of key, passphrase, identity: {fields:?}"
+    );
     if has("plaintext") {
         assert!(has("algorithm") && has("chunk_size") && !has("error") && !has("released"), "{fields:?}");
     } else {

@@ -153,6 +153,20 @@ impl Scratch {
         sealed
     }
 
+    /// Encrypts `plaintext` with only the options in `extra` (recipients, say).
+    #[allow(dead_code)]
+    pub fn encrypt_to(&self, plaintext: &[u8], extra: &[&str]) -> Vec<u8> {
+        let input = self.write("plain.in", plaintext);
+        let output = self.path("sealed.out");
+        let _ = fs::remove_file(&output);
+        let mut cmd = gcmsiv();
+        cmd.arg("encrypt").args(extra).arg("-q").arg("-o").arg(&output).arg(&input);
+        assert_ok(&run(cmd));
+        let sealed = fs::read(&output).unwrap();
+        fs::remove_file(&output).unwrap();
+        sealed
+    }
+
     /// Decrypts `sealed` from standard input to standard output.
     pub fn decrypt_stdout(&self, sealed: &[u8], secret: Secret<'_>) -> Output {
         let mut cmd = gcmsiv();
