@@ -44,7 +44,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Modules are layered, each using only those above it in this list: `error`,
+//! - [`armor`]: ASCII armor (PEM-style Base64) for files that must travel as
+//!   text; [`armor::MaybeArmored`] reads either kind.
+//!
+//! Modules are layered, each using only those above it in this list:
+//! [`armor`] (which knows nothing of the format: it carries any bytes), `error`,
 //! [`format`], `keys`, `session`, `chunks` (the batch of chunks every reader
 //! and writer seals or opens: the format's mode logic, once), `write`, `read`,
 //! `seek`, `push`, [`pipeline`].
@@ -52,6 +56,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod armor;
 mod error;
 pub mod format;
 mod keys;
