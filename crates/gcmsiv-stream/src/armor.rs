@@ -468,6 +468,7 @@ impl<R: Read> ArmoredReader<R> {
         }
         let line_number = self.line_number;
         let mut trailing = rest.len() + matches!(line_end, LineEnd::Lf) as usize;
+        let mut newlines = matches!(line_end, LineEnd::Lf) as u64;
         loop {
             if trailing > MAX_WHITESPACE {
                 return Err(armor(format!(
@@ -479,13 +480,14 @@ impl<R: Read> ArmoredReader<R> {
             }
             let available = self.input.buffered();
             if let Some(i) = available.iter().position(|b| !b.is_ascii_whitespace()) {
-                let newlines = available[..i].iter().filter(|&&b| b == b'\n').count() as u64;
+                newlines += available[..i].iter().filter(|&&b| b == b'\n').count() as u64;
                 return Err(armor(format!(
                     "data after the END line (line {line_number}), on line {}",
-                    line_number + newlines + matches!(line_end, LineEnd::Lf) as u64
+                    line_number + newlines
                 )));
             }
             trailing += available.len();
+            newlines += available.iter().filter(|&&b| b == b'\n').count() as u64;
             let n = available.len();
             self.input.consume(n);
         }
@@ -509,11 +511,6 @@ impl<R: Read> ArmoredReader<R> {
                 "the input ends inside line {n}, without the END line (truncated armor)"
             )));
         }
-        if let Some((last, why)) = self.ended {
-            return Err(armor(format!(
-                "line {last} is {why} but is not the last line: line {n} is not the END line {END}"
-            )));
-        }
         if self.line[..self.line_len].first() == Some(&b'-') {
             return Err(armor(format!("line {n} is neither Base64 nor the END line {END}")));
         }
@@ -532,6 +529,11 @@ impl<R: Read> ArmoredReader<R> {
         let line = &self.line[..len];
         if line.is_empty() {
             return Err(armor(format!("line {n} is empty")));
+        }
+        if let Some((last, why)) = self.ended {
+            return Err(armor(format!(
+                "line {last} is {why} but is not the last line: line {n} is not the END line {END}"
+            )));
         }
         if len > COLUMNS {
             return Err(armor(format!("line {n} is longer than {COLUMNS} characters")));
