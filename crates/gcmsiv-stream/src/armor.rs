@@ -168,7 +168,7 @@ impl<W: Write> ArmoredWriter<W> {
 
     /// Room in the output buffer for another line.
     fn has_room(&self) -> bool {
-        self.out.len() + COLUMNS + 1 <= OUT_CAP
+        self.out.len() + COLUMNS < OUT_CAP
     }
 
     /// Appends `bytes` (1 to [`LINE_BYTES`]) as one line of Base64 to the output buffer.
@@ -538,8 +538,11 @@ impl<R: Read> ArmoredReader<R> {
         if len > COLUMNS {
             return Err(armor(format!("line {n} is longer than {COLUMNS} characters")));
         }
-        if let Some(&b) = line.iter().find(|&&b| !(b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=')) {
-            let what = if b.is_ascii_graphic() { format!("'{}'", b as char) } else { format!("byte 0x{b:02x}") };
+        if let Some(&b) =
+            line.iter().find(|&&b| !(b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='))
+        {
+            let what =
+                if b.is_ascii_graphic() { format!("'{}'", b as char) } else { format!("byte 0x{b:02x}") };
             return Err(armor(format!("line {n} contains {what}, which is not Base64")));
         }
         let data_len = line.iter().position(|&b| b == b'=').unwrap_or(len);
@@ -549,7 +552,7 @@ impl<R: Read> ArmoredReader<R> {
         if len - data_len > 2 {
             return Err(armor(format!("line {n} has more than two padding characters ('=')")));
         }
-        if len % 4 != 0 {
+        if !len.is_multiple_of(4) {
             return Err(armor(format!(
                 "line {n} is {len} characters long, not a multiple of 4 (Base64 cut short or unpadded)"
             )));
@@ -662,7 +665,7 @@ pub struct MaybeArmored<R: Read> {
 
 enum Kind<R: Read> {
     Binary(Input<R>),
-    Armored(ArmoredReader<R>),
+    Armored(Box<ArmoredReader<R>>),
 }
 
 impl<R: Read> MaybeArmored<R> {
@@ -682,7 +685,7 @@ impl<R: Read> MaybeArmored<R> {
         }
         let prefix = input.buffered();
         let kind = if is_armored(&prefix[..prefix.len().min(MAX_WHITESPACE + 1)]) {
-            Kind::Armored(ArmoredReader::from_input(input))
+            Kind::Armored(Box::new(ArmoredReader::from_input(input)))
         } else {
             Kind::Binary(input)
         };

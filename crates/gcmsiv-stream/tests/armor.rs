@@ -159,7 +159,8 @@ fn armor_allows_crlf_whitespace_around_and_an_end_line_without_line_end() {
 fn armor_error(text: &[u8]) -> String {
     let mut messages = Vec::new();
     for one_byte in [false, true] {
-        let input: Box<dyn Read> = if one_byte { Box::new(OneByte(Cursor::new(text.to_vec()))) } else { Box::new(text) };
+        let input: Box<dyn Read> =
+            if one_byte { Box::new(OneByte(Cursor::new(text.to_vec()))) } else { Box::new(text) };
         let mut reader = ArmoredReader::new(input);
         let err = reader.read_to_end(&mut Vec::new()).expect_err("malformed armor must be refused");
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
@@ -205,7 +206,11 @@ fn malformed_armor_is_refused_with_a_message_naming_the_fault() {
         ("cut inside the END line", good[..good.len() - 10].into(), "ends inside line 5"),
         ("cut inside a body line", good[..BEGIN.len() + 1 + 30].into(), "ends inside line 2"),
         ("wrong END", good.replace("END GCMSIV", "END AGE"), "line 5 is neither Base64 nor the END line"),
-        ("END with text after it", good.replace(END, &format!("{END}x")), "line 5 is neither Base64 nor the END line"),
+        (
+            "END with text after it",
+            good.replace(END, &format!("{END}x")),
+            "line 5 is neither Base64 nor the END line",
+        ),
         ("data after END", format!("{good}\n x"), "data after the END line (line 5), on line 7"),
         ("a second armor after END", format!("{good}{good}"), "data after the END line (line 5), on line 6"),
         (
@@ -242,7 +247,11 @@ fn malformed_armor_is_refused_with_a_message_naming_the_fault() {
         ("a lone character", join(&[BEGIN, "Zm9vY", END]), "not a multiple of 4"),
         ("non-canonical bits (two pads)", join(&[BEGIN, "Zh==", END]), "line 2 ends in non-canonical Base64"),
         ("non-canonical bits (one pad)", join(&[BEGIN, "Zm9=", END]), "line 2 ends in non-canonical Base64"),
-        ("a CRLF line among LF", good.replacen(&format!("{l2}\n"), &format!("{l2}\r\n"), 1), "line 3 ends with CRLF"),
+        (
+            "a CRLF line among LF",
+            good.replacen(&format!("{l2}\n"), &format!("{l2}\r\n"), 1),
+            "line 3 ends with CRLF",
+        ),
         (
             "an LF line among CRLF",
             good.replace('\n', "\r\n").replacen(&format!("{l2}\r\n"), &format!("{l2}\n"), 1),
@@ -265,7 +274,9 @@ fn every_cut_of_the_armor_is_refused() {
         for cut in 0..text.len() - 1 {
             let message = armor_error(&text[..cut]);
             assert!(
-                message.contains("truncated armor") || message.contains("empty") || message.contains("not the BEGIN"),
+                message.contains("truncated armor")
+                    || message.contains("empty")
+                    || message.contains("not the BEGIN"),
                 "length {len}, cut at {cut}: {message}"
             );
         }
@@ -345,15 +356,11 @@ fn armor_detection() {
     assert!(is_armored(b" \r\n\t-"));
     assert!(!is_armored(b""));
     assert!(!is_armored(b"  \n"));
+    assert!(!is_armored(gcmsiv_stream::format::MAGIC), "a binary file is never armor");
     assert!(!is_armored(b"GCMSIV\x01"));
     assert!(!is_armored(b" GCMSIV"));
-    let cases: [(&[u8], bool); 5] = [
-        (&b""[..], false),
-        (b"   ", false),
-        (b"GCMSIV", false),
-        (b"\n\n-----BEGIN", true),
-        (b"-", true),
-    ];
+    let cases: [(&[u8], bool); 5] =
+        [(&b""[..], false), (b"   ", false), (b"GCMSIV", false), (b"\n\n-----BEGIN", true), (b"-", true)];
     for (input, armored) in cases {
         let reader = MaybeArmored::new(OneByte(input)).unwrap();
         assert_eq!(reader.is_armored(), armored, "{input:?}");
@@ -370,7 +377,8 @@ fn armor_detection() {
     for len in [0, 1, 5, 6, 1025, 100_000] {
         let data: Vec<u8> = b"GCMSIV".iter().copied().chain(pattern(len)).collect();
         for one_byte in [false, true] {
-            let input: Box<dyn Read> = if one_byte { Box::new(OneByte(&data[..])) } else { Box::new(&data[..]) };
+            let input: Box<dyn Read> =
+                if one_byte { Box::new(OneByte(&data[..])) } else { Box::new(&data[..]) };
             let mut out = Vec::new();
             MaybeArmored::new(input).unwrap().read_to_end(&mut out).unwrap();
             assert!(out == data, "length {len}");
@@ -390,10 +398,15 @@ fn armored_and_binary_gcmsiv_files_decrypt_to_the_same_bytes() {
         let armored = armored.finish().unwrap();
         assert!(armored.is_ascii() && armored.starts_with(BEGIN.as_bytes()));
         let with_whitespace = [b"\r\n  ".as_slice(), &armored, b"\n\n"].concat();
-        for (what, file) in [("binary", &binary), ("armored", &armored), ("armored, spaced", &with_whitespace)] {
+        for (what, file) in
+            [("binary", &binary), ("armored", &armored), ("armored, spaced", &with_whitespace)]
+        {
             for one_byte in [false, true] {
-                let input: Box<dyn Read + Send> =
-                    if one_byte { Box::new(OneByte(Cursor::new(file.clone()))) } else { Box::new(Cursor::new(file.clone())) };
+                let input: Box<dyn Read + Send> = if one_byte {
+                    Box::new(OneByte(Cursor::new(file.clone())))
+                } else {
+                    Box::new(Cursor::new(file.clone()))
+                };
                 let reader = MaybeArmored::new(input).unwrap();
                 assert_eq!(reader.is_armored(), what != "binary");
                 let (out, n) = decrypt(reader, Vec::new(), &secret).unwrap();
@@ -413,9 +426,11 @@ fn a_broken_armored_file_fails_with_the_armor_error_or_the_format_error() {
     let secret = Secret::Key(MasterKey::generate().unwrap());
     let options = Options::new().chunk_size(1024).unwrap();
     let plaintext = pattern(5000);
-    let (armored, _) = encrypt(&mut &plaintext[..], ArmoredWriter::new(Vec::new()), &secret, &options).unwrap();
+    let (armored, _) =
+        encrypt(&mut &plaintext[..], ArmoredWriter::new(Vec::new()), &secret, &options).unwrap();
     let armored = armored.finish().unwrap();
-    let read = |file: &[u8]| decrypt(MaybeArmored::new(file).unwrap(), Vec::new(), &secret).map(|(out, _)| out);
+    let read =
+        |file: &[u8]| decrypt(MaybeArmored::new(file).unwrap(), Vec::new(), &secret).map(|(out, _)| out);
 
     // Malformed armor: the reader's error, inside Error::Read.
     let lines: Vec<&[u8]> = armored.split(|&b| b == b'\n').collect();
