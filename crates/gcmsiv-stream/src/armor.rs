@@ -39,7 +39,8 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
-use base64ct::{Base64, Encoding};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 
 /// The line that opens the armor.
 pub const BEGIN: &str = "-----BEGIN GCMSIV ENCRYPTED FILE-----";
@@ -176,7 +177,8 @@ impl<W: Write> ArmoredWriter<W> {
         let start = self.out.len();
         let len = bytes.len().div_ceil(3) * 4;
         self.out.resize(start + len, 0);
-        Base64::encode(bytes, &mut self.out[start..])
+        STANDARD
+            .encode_slice(bytes, &mut self.out[start..])
             .expect("internal error: a line's Base64 fits its buffer");
         self.out.push(b'\n');
     }
@@ -538,37 +540,14 @@ impl<R: Read> ArmoredReader<R> {
         if len > COLUMNS {
             return Err(armor(format!("line {n} is longer than {COLUMNS} characters")));
         }
-        if let Some(&b) =
-            line.iter().find(|&&b| !(b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='))
-        {
-            let what =
-                if b.is_ascii_graphic() { format!("'{}'", b as char) } else { format!("byte 0x{b:02x}") };
-            return Err(armor(format!("line {n} contains {what}, which is not Base64")));
-        }
-        let data_len = line.iter().position(|&b| b == b'=').unwrap_or(len);
-        if line[data_len..].iter().any(|&b| b != b'=') {
-            return Err(armor(format!("line {n} has padding ('=') before its end")));
-        }
-        if len - data_len > 2 {
-            return Err(armor(format!("line {n} has more than two padding characters ('=')")));
-        }
-        if !len.is_multiple_of(4) {
-            return Err(armor(format!(
-                "line {n} is {len} characters long, not a multiple of 4 (Base64 cut short or unpadded)"
-            )));
-        }
-        match Base64::decode(line, &mut self.decoded) {
-            Ok(bytes) => self.decoded_len = bytes.len(),
-            Err(_) => {
-                return Err(armor(format!(
-                    "line {n} ends in non-canonical Base64 (nonzero bits after the last byte)"
-                )));
-            }
+        match STANDARD.decode_slice(line, &mut self.decoded) {
+            Ok(decoded) => self.decoded_len = decoded,
+            Err(_) => return Err(armor(not_base64(n, line))),
         }
         self.decoded_pos = 0;
         if len < COLUMNS {
             self.ended = Some((n, "shorter than 64 characters"));
-        } else if data_len < len {
+        } else if line[len - 1] == b'=' {
             self.ended = Some((n, "padded"));
         }
         Ok(())
@@ -587,6 +566,31 @@ impl<R: Read> ArmoredReader<R> {
     }
 }
 
+/// Why `line` (line `n`, 1 to [`COLUMNS`] characters) is not canonical
+/// padded Base64.
+fn not_base64(n: u64, line: &[u8]) -> String {
+    let len = line.len();
+    if let Some(&b) =
+        line.iter().find(|&&b| !(b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='))
+    {
+        let what = if b.is_ascii_graphic() { format!("'{}'", b as char) } else { format!("byte 0x{b:02x}") };
+        return format!("line {n} contains {what}, which is not Base64");
+    }
+    let data_len = line.iter().position(|&b| b == b'=').unwrap_or(len);
+    if line[data_len..].iter().any(|&b| b != b'=') {
+        return format!("line {n} has padding ('=') before its end");
+    }
+    if len - data_len > 2 {
+        return format!("line {n} has more than two padding characters ('=')");
+    }
+    if !len.is_multiple_of(4) {
+        return format!(
+            "line {n} is {len} characters long, not a multiple of 4 (Base64 cut short or unpadded)"
+        );
+    }
+    format!("line {n} ends in non-canonical Base64 (nonzero bits after the last byte)")
+}
+
 /// What stops a reader: the armor, or the inner reader.
 enum Fault {
     Armor(ArmorError),
@@ -603,33 +607,44 @@ fn armor(reason: String) -> Fault {
     Fault::Armor(ArmorError::new(reason))
 }
 
+impl<R: Read> ArmoredReader<R> {
+    /// The error a reader that stopped returns again.
+    fn stored_error(&self) -> Option<io::Error> {
+        match &self.state {
+            State::Refused(err) => Some(err.clone().into()),
+            State::Failed(kind, message) => Some(io::Error::new(*kind, message.clone())),
+            State::Start | State::Body | State::Done => None,
+        }
+    }
+}
+
 impl<R: Read> Read for ArmoredReader<R> {
+    /// Fills `out` with as many lines' bytes as fit; an error comes at the
+    /// first call that has no bytes to give before it.
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        loop {
+        let mut filled = 0;
+        while filled < out.len() {
             if self.decoded_pos < self.decoded_len {
-                let n = out.len().min(self.decoded_len - self.decoded_pos);
-                out[..n].copy_from_slice(&self.decoded[self.decoded_pos..self.decoded_pos + n]);
+                let n = (out.len() - filled).min(self.decoded_len - self.decoded_pos);
+                out[filled..filled + n]
+                    .copy_from_slice(&self.decoded[self.decoded_pos..self.decoded_pos + n]);
                 self.decoded_pos += n;
-                return Ok(n);
+                filled += n;
+                continue;
             }
-            match &self.state {
-                State::Done => return Ok(0),
-                State::Refused(err) => return Err(err.clone().into()),
-                State::Failed(kind, message) => return Err(io::Error::new(*kind, message.clone())),
-                State::Start | State::Body if out.is_empty() => return Ok(0),
+            match self.state {
                 State::Start | State::Body => {}
+                State::Done | State::Refused(_) | State::Failed(..) => break,
             }
             match self.advance() {
                 Ok(()) => {}
-                Err(Fault::Armor(err)) => {
-                    self.state = State::Refused(err.clone());
-                    return Err(err.into());
-                }
-                Err(Fault::Io(err)) => {
-                    self.state = State::Failed(err.kind(), err.to_string());
-                    return Err(err);
-                }
+                Err(Fault::Armor(err)) => self.state = State::Refused(err),
+                Err(Fault::Io(err)) => self.state = State::Failed(err.kind(), err.to_string()),
             }
+        }
+        match self.stored_error() {
+            Some(err) if filled == 0 => Err(err),
+            _ => Ok(filled),
         }
     }
 }
