@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Checks the core crate's layering, at two levels:
+"""Checks the layering of the core crate and the stream crate, at two levels:
 
-- the modules of crates/gcmsiv/src/ (their order in lib.rs's module list is
-  the layering): a module may use only the modules listed before it, by path
-  (`crate::siv::...`) or through a name the crate root re-exports
-  (`crate::Error` is error.rs's);
+- the modules of crates/gcmsiv/src/ and of crates/gcmsiv-stream/src/ (their
+  order in lib.rs's module list is the layering): a module may use only the
+  modules listed before it, by path (`crate::siv::...`) or through a name the
+  crate root re-exports (`crate::Error` is error.rs's);
 - the research module (feature `research`, the seed papers' variants) is the
   top layer, listed last, and nothing else uses it; its family files
   (research/siv.rs, research/derive_key.rs, research/bounds.rs) stand side by
@@ -18,7 +18,9 @@ import pathlib
 import re
 import sys
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "crates/gcmsiv/src"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SRC = ROOT / "crates/gcmsiv/src"
+STREAM_SRC = ROOT / "crates/gcmsiv-stream/src"
 
 
 def code_of(path):
@@ -33,15 +35,15 @@ def module_order(root_file):
     return re.findall(r"^(?:pub(?:\(crate\))? )?mod (\w+);", root_file.read_text(), re.M)
 
 
-def check_crate(errors):
-    order = module_order(SRC / "lib.rs")
+def check_crate(errors, src):
+    order = module_order(src / "lib.rs")
     rank = {name: i for i, name in enumerate(order)}
     reexported = {}
-    for m in re.finditer(r"^pub use (\w+)::\{?([^;]*?)\}?;", (SRC / "lib.rs").read_text(), re.M):
+    for m in re.finditer(r"^pub use (\w+)::\{?([^;]*?)\}?;", (src / "lib.rs").read_text(), re.M):
         for name in re.findall(r"\w+", m.group(2)):
             reexported[name] = m.group(1)
-    for path in sorted(SRC.rglob("*.rs")):
-        module = path.relative_to(SRC).parts[0].removesuffix(".rs")
+    for path in sorted(src.rglob("*.rs")):
+        module = path.relative_to(src).parts[0].removesuffix(".rs")
         if module not in rank:
             continue
         text = code_of(path)
@@ -51,7 +53,7 @@ def check_crate(errors):
         for name in used:
             target = name if name in rank else reexported.get(name)
             if target in rank and rank[target] > rank[module]:
-                errors.append(f"{path.relative_to(SRC)} uses {name} ({target}), which is not below {module}")
+                errors.append(f"{path.relative_to(ROOT)} uses {name} ({target}), which is not below {module}")
     return order
 
 
@@ -95,7 +97,8 @@ def check_backend(errors):
 
 def main():
     errors = []
-    crate = check_crate(errors)
+    crate = check_crate(errors, SRC)
+    stream = check_crate(errors, STREAM_SRC)
     check_research(errors, crate)
     backend = check_backend(errors)
     for e in errors:
@@ -103,6 +106,7 @@ def main():
     if errors:
         sys.exit(1)
     print(f"crate layers: {' < '.join(crate)}")
+    print(f"stream crate layers: {' < '.join(stream)}")
     print(f"x86-64 layers: {' < '.join(backend)}")
     print("no module or file uses one above it")
 

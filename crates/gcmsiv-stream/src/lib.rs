@@ -17,6 +17,8 @@
 //! - Without I/O, for language bindings: [`SealStream`] and [`OpenStream`]
 //!   (push bytes in, get bytes out), and [`RandomAccess`] (which bytes to read
 //!   for a plaintext range, then open them).
+//! - [`armor`]: ASCII armor (PEM-style Base64) for files that must travel as
+//!   text; [`armor::MaybeArmored`] reads either kind.
 //!
 //! The secret is a 32-byte key ([`MasterKey`]: what a key file holds) or a
 //! passphrase (stretched with Argon2id at a cost the header records, within
@@ -44,14 +46,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Modules are layered, each using only those above it in this list: `error`,
-//! [`recipients`], [`format`], `keys`, `session`, `chunks` (the batch of chunks every reader
+//! Modules are layered, each using only those above it in this list:
+//! [`armor`] (which knows nothing of the format: it carries any bytes), `error`,
+//! [`recipients`], [`format`](mod@format), `keys`, `session`, `chunks` (the batch of chunks every reader
 //! and writer seals or opens: the format's mode logic, once), `write`, `read`,
 //! `seek`, `push`, [`pipeline`].
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod armor;
 mod error;
 pub mod recipients;
 pub mod format;
