@@ -10,6 +10,7 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
+use gcmsiv_stream::armor::{ArmorError, ArmoredWriter, MaybeArmored};
 use gcmsiv_stream::{
     Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Header, Identity, KEY_FILE_MAX, KeyMode,
     MasterKey, Options, Recipient, RecipientKind, Secret, SeekableDecryptor,
@@ -143,20 +144,40 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     let progress = progress::bar(input.size, args.common.quiet);
     let names = Names { input: input.name, output: sink.name() };
     let bar = progress.clone();
-    let encryptor = Encryptor::new(file, &secret, &options).map_err(|e| names.failure(e))?;
-    drop(secret);
-    let file =
-        encryptor.encrypt_from_pipelined(input.file, move |n| bar.inc(n)).map_err(|e| names.failure(e))?;
-    drop(file);
+    if args.armor {
+        let encryptor =
+            Encryptor::new(ArmoredWriter::new(file), &secret, &options).map_err(|e| names.failure(e))?;
+        drop(secret);
+        let armored = encryptor
+            .encrypt_from_pipelined(input.file, move |n| bar.inc(n))
+            .map_err(|e| names.failure(e))?;
+        let file = armored.finish().map_err(|e| names.failure(gcmsiv_stream::Error::Write(e)))?;
+        drop(file);
+    } else {
+        let encryptor = Encryptor::new(file, &secret, &options).map_err(|e| names.failure(e))?;
+        drop(secret);
+        let file = encryptor
+            .encrypt_from_pipelined(input.file, move |n| bar.inc(n))
+            .map_err(|e| names.failure(e))?;
+        drop(file);
+    }
     progress.finish_and_clear();
     sink.commit()
 }
 
 pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
-    let mut input = Input::open(args.common.input.as_deref())?;
+    let input = Input::open(args.common.input.as_deref())?;
     let destination = input.destination(&args.common, args.secret.key_file.as_deref())?;
+    // Armor is recognized by its first bytes; the range reader needs the binary file.
+    let file = input.file.try_clone().map_err(|e| input.read_failure(&e))?;
+    let mut source = MaybeArmored::new(file).map_err(|e| input.input_failure(e))?;
+    if source.is_armored() && (args.offset.is_some() || args.length.is_some()) {
+        return Err(Failure::usage(
+            "--offset and --length need a binary file: decrypt an armored file whole",
+        ));
+    }
     // The header says which kind of secret to ask for; the decryptor reads it again.
-    let head = read_header(&mut input)?;
+    let head = read_header(&mut source, &input)?;
     let (header, _) = Header::parse(&head)?;
     let secret = match (header.key_mode, &args.secret) {
         (KeyMode::KeyFile, Secret_ { key_file: Some(path), .. }) => Secret::Key(read_key_file(path)?),
@@ -183,7 +204,7 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
         return decrypt_range(args, input, destination, &secret, names);
     }
     let decryptor =
-        Decryptor::new(io::Cursor::new(head).chain(input.file), &secret).map_err(|e| names.failure(e))?;
+        Decryptor::new(io::Cursor::new(head).chain(source), &secret).map_err(|e| names.failure(e))?;
     drop(secret);
 
     let (file, sink) = destination.open()?;
@@ -242,7 +263,7 @@ fn decrypt_range(
 
 /// Reads the whole header from the input (as long as the header says it is,
 /// within the format's limits) without looking further.
-fn read_header(input: &mut Input) -> Result<Vec<u8>, Failure> {
+fn read_header(source: &mut impl Read, input: &Input) -> Result<Vec<u8>, Failure> {
     let mut head = Vec::with_capacity(gcmsiv_stream::format::HEADER_LEN);
     loop {
         let need = Header::needed(&head)?;
@@ -251,7 +272,7 @@ fn read_header(input: &mut Input) -> Result<Vec<u8>, Failure> {
         }
         let have = head.len();
         head.resize(need, 0);
-        let got = read_full(&mut input.file, &mut head[have..]).map_err(|e| input.read_failure(&e))?;
+        let got = read_full(source, &mut head[have..]).map_err(|e| input.input_failure(e))?;
         if got < need - have {
             head.truncate(have + got);
             return Ok(head);
@@ -340,9 +361,10 @@ impl Names {
     fn failure(&self, err: gcmsiv_stream::Error) -> Failure {
         match err {
             gcmsiv_stream::Error::Decode(err) => Failure::Data(err),
-            gcmsiv_stream::Error::Read(e) => {
-                Failure::usage(format!("cannot read {}: {}", self.input, io_reason(&e)))
-            }
+            gcmsiv_stream::Error::Read(e) => match ArmorError::from_io(&e) {
+                Some(armor) => Failure::Armor(armor.to_string()),
+                None => Failure::usage(format!("cannot read {}: {}", self.input, io_reason(&e))),
+            },
             gcmsiv_stream::Error::Write(e) => {
                 Failure::usage(format!("cannot write {}: {}", self.output, io_reason(&e)))
             }
@@ -414,6 +436,14 @@ impl Input {
             }
         }
         Ok(destination)
+    }
+
+    /// A failure reading the input: malformed armor is the data's fault (exit 1).
+    fn input_failure(&self, err: io::Error) -> Failure {
+        match ArmorError::from_io(&err) {
+            Some(armor) => Failure::Armor(armor.to_string()),
+            None => self.read_failure(&err),
+        }
     }
 
     fn read_failure(&self, err: &io::Error) -> Failure {

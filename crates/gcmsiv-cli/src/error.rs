@@ -21,6 +21,8 @@ pub const EXIT_USAGE: u8 = 2;
 pub enum Failure {
     /// The input is not a valid gcmsiv file for the given key.
     Data(DecodeError),
+    /// The input's ASCII armor is malformed (the reason).
+    Armor(String),
     /// Arguments, files or the environment do not allow the command to run.
     Usage(String),
 }
@@ -29,7 +31,7 @@ impl Failure {
     /// The process exit status for this failure.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Failure::Data(_) => EXIT_DATA,
+            Failure::Data(_) | Failure::Armor(_) => EXIT_DATA,
             Failure::Usage(_) => EXIT_USAGE,
         }
     }
@@ -71,7 +73,7 @@ impl fmt::Display for Failure {
                 f.write_str("this file was encrypted with a key file: decrypt it with -k/--key-file")
             }
             Failure::Data(err) => err.fmt(f),
-            Failure::Usage(message) => f.write_str(message),
+            Failure::Usage(message) | Failure::Armor(message) => f.write_str(message),
         }
     }
 }

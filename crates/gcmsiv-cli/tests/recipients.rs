@@ -286,3 +286,47 @@ fn ranges_read_only_what_they_need_and_match_the_plaintext() {
     let out = run_with_input(cmd, &to_alice);
     assert_fails(&out, 2, "read at any position");
 }
+
+#[test]
+fn armored_and_binary_files_decrypt_to_the_same_bytes() {
+    let scratch = Scratch::new();
+    let (alice, alice_r) = identity(&scratch, "alice.id", true);
+    for size in [0, 1, 47, 48, 49, 70_000] {
+        let plain = data(size);
+        let armored = scratch.encrypt_to(&plain, &["-a", "-r", &alice_r]);
+        let text = std::str::from_utf8(&armored).unwrap();
+        assert!(text.starts_with("-----BEGIN GCMSIV ENCRYPTED FILE-----\n"));
+        assert!(text.ends_with("-----END GCMSIV ENCRYPTED FILE-----\n"));
+        assert!(text.lines().all(|l| l.len() <= 64 || l.starts_with("-----")));
+        let binary = scratch.encrypt_to(&plain, &["-r", &alice_r]);
+        for sealed in [&armored, &binary] {
+            let (out, written) = decrypt_with(&scratch, sealed, &[&alice]);
+            assert_ok(&out);
+            assert!(written.unwrap() == plain, "{size}");
+        }
+        // Armor with a key file too, and through standard input.
+        let keyed = scratch.encrypt(&plain, scratch.secret(), &["--armor"]);
+        let out = scratch.decrypt_stdout(&keyed, scratch.secret());
+        assert_ok(&out);
+        assert!(out.stdout == plain);
+    }
+    // Malformed armor: exit 1, nothing written.
+    let plain = data(5000);
+    let armored = String::from_utf8(scratch.encrypt_to(&plain, &["-a", "-r", &alice_r])).unwrap();
+    let mut lines: Vec<String> = armored.lines().map(str::to_string).collect();
+    let broken = [
+        ("truncated", armored[..armored.len() / 2].to_string()),
+        ("a bad character", armored.replacen('A', "*", 1)),
+        ("longer than 64", {
+            lines[2].push('A');
+            lines.join("\n")
+        }),
+        ("the END line", armored.replace("-----END GCMSIV ENCRYPTED FILE-----", "-----END PGP MESSAGE-----")),
+        ("after the END line", format!("{armored}trailing\n")),
+    ];
+    for (what, text) in broken {
+        let (out, written) = decrypt_with(&scratch, text.as_bytes(), &[&alice]);
+        assert_fails(&out, 1, "malformed armor");
+        assert!(written.is_none(), "{what}");
+    }
+}
