@@ -7,10 +7,11 @@ mod manifest;
 
 use std::io::{self, Cursor, Read, Seek, SeekFrom, Write};
 
-use gcmsiv_stream::format::{CHUNK_OVERHEAD, HEADER_LEN};
+use gcmsiv_stream::armor::{ArmorError, MaybeArmored};
+use gcmsiv_stream::format::{CHUNK_OVERHEAD, HEADER_LEN, MAX_HEADER_LEN};
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Error, MasterKey, OpenStream, Options,
-    RandomAccess, SealStream, Secret, SeekableDecryptor, decrypt, encrypt,
+    Algorithm, Argon2Cost, DecodeError, Decryptor, Encryptor, Error, Identity, MasterKey, OpenStream,
+    Options, RandomAccess, RecipientKind, SealStream, Secret, SeekableDecryptor, decrypt, encrypt,
 };
 use proptest::prelude::*;
 
@@ -88,7 +89,7 @@ fn push_in_pieces(file: &[u8], secret: &Secret, piece: usize) -> (Vec<u8>, Resul
 
 /// The whole plaintext through `RandomAccess`, as a binding would read it.
 fn random_access_all(file: &[u8], secret: &Secret) -> Result<Vec<u8>, Error> {
-    let mut access = RandomAccess::new(&file[..file.len().min(HEADER_LEN)], file.len() as u64, secret)?;
+    let mut access = RandomAccess::new(&file[..file.len().min(MAX_HEADER_LEN)], file.len() as u64, secret)?;
     let (at, len) = access.final_chunk();
     let total = access.verify_final(&file[at as usize..(at + len) as usize])?;
     let mut out = Vec::new();
@@ -137,12 +138,39 @@ fn every_writer_and_every_reader_agree_at_every_length() {
 #[test]
 fn the_committed_vectors_read_as_the_manifest_says() {
     for vector in manifest::load() {
-        let file = vector.read("file");
-        let secret = match vector.get("key") {
-            Some(_) => Secret::Key(
+        check_vector(&vector, vector.read("file"));
+    }
+}
+
+#[test]
+fn the_committed_version_2_and_armored_vectors_read_as_their_manifest_says() {
+    for vector in manifest::load_recipients() {
+        let stored = vector.read("file");
+        let mut file = Vec::new();
+        match MaybeArmored::new(&stored[..]).and_then(|mut r| r.read_to_end(&mut file)) {
+            Ok(_) => check_vector(&vector, file),
+            Err(e) => {
+                assert!(ArmorError::from_io(&e).is_some(), "{}: {e}", vector.name());
+                assert!(vector.get("error").unwrap().contains("malformed armor"), "{}", vector.name());
+            }
+        }
+    }
+}
+
+fn check_vector(vector: &manifest::Vector, file: Vec<u8>) {
+    {
+        let secret = match (vector.get("key"), vector.get("passphrase"), vector.get("identity")) {
+            (Some(_), _, _) => Secret::Key(
                 MasterKey::from_key_file(&String::from_utf8(vector.read("key")).unwrap()).unwrap(),
             ),
-            None => Secret::passphrase(vector.get("passphrase").unwrap()),
+            (_, Some(pass), _) => Secret::passphrase(pass),
+            (_, _, Some(files)) => Secret::Identities(
+                files
+                    .split(',')
+                    .flat_map(|f| Identity::load_list(manifest::dir().join(f)).unwrap())
+                    .collect(),
+            ),
+            _ => unreachable!(),
         };
         if vector.get("plaintext").is_some() {
             let plaintext = vector.read("plaintext");
@@ -514,4 +542,43 @@ proptest! {
             prop_assert_eq!(&streamed[..], &plaintext[start..end]);
         }
     }
+}
+
+#[test]
+fn files_to_recipients_read_through_every_reader() {
+    let x = Identity::generate(RecipientKind::X25519).unwrap();
+    let pq = Identity::generate(RecipientKind::Hybrid).unwrap();
+    let stranger = Identity::generate(RecipientKind::X25519).unwrap();
+    let to = Secret::Recipients(vec![x.recipient(), pq.recipient()]);
+    for len in [0, 1, C, 3 * C + 17] {
+        let plaintext = pattern(len);
+        let file = encrypt(&mut &plaintext[..], Vec::new(), &to, &options()).unwrap().0;
+        assert_eq!(file.len(), 44 + 81 + 1169 + 32 + len + len.div_ceil(C).max(1) * CHUNK_OVERHEAD);
+        for identity in [&x, &pq] {
+            for out in read_all_ways(&file, &Secret::Identities(vec![stranger.clone(), identity.clone()])) {
+                assert_eq!(out.as_deref(), Ok(&plaintext[..]), "length {len}");
+            }
+        }
+        for out in read_all_ways(&file, &Secret::Identities(vec![stranger.clone()])) {
+            assert!(out.unwrap_err().contains("no identity matched"));
+        }
+        for out in read_all_ways(&file, &key(1)) {
+            assert!(out.unwrap_err().contains("encrypted to recipients"));
+        }
+    }
+    // A writer given identities encrypts to their recipients; a reader given
+    // recipients is refused; passphrase and key files stay version 1.
+    let file =
+        encrypt(&mut &b"hi"[..], Vec::new(), &Secret::Identities(vec![pq.clone()]), &options()).unwrap().0;
+    assert_eq!((file[6], file[43], file[44]), (2, 1, 2));
+    let refused = Decryptor::new(&file[..], &Secret::Recipients(vec![pq.recipient()])).unwrap_err();
+    assert!(matches!(refused, Error::Invalid(_)), "{refused:?}");
+    let v1 = write_in_pieces(b"hi", 7, &options());
+    let err = Decryptor::new(&v1[..], &Secret::Identities(vec![x.clone()])).unwrap_err();
+    assert!(
+        matches!(err, Error::Decode(DecodeError::NotForIdentities { file_uses_passphrase: false })),
+        "{err:?}"
+    );
+    assert!(Encryptor::new(Vec::new(), &Secret::Recipients(Vec::new()), &options()).is_err());
+    assert!(Encryptor::new(Vec::new(), &Secret::Recipients(vec![x.recipient(); 257]), &options()).is_err());
 }
