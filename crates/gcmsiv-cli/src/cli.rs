@@ -285,7 +285,7 @@ pub struct DecryptArgs {
     /// chunks the range touches are read and authenticated)
     #[arg(long, value_name = "N")]
     pub offset: Option<u64>,
-    /// Write at most M bytes of plaintext (to the end if fewer remain)
+    /// Write at most M bytes of plaintext (to the end if fewer remain; nothing past it)
     #[arg(long, value_name = "M")]
     pub length: Option<u64>,
 }

@@ -233,14 +233,9 @@ fn decrypt_range(
         )));
     }
     let mut reader = SeekableDecryptor::new(input.file, secret).map_err(|e| names.failure(e))?;
-    let offset = args.offset.unwrap_or(0);
-    let len = reader.len();
-    if offset > len {
-        return Err(Failure::usage(format!(
-            "--offset {offset} is past the end of the plaintext ({len} bytes)"
-        )));
-    }
-    let length = args.length.unwrap_or(u64::MAX).min(len - offset);
+    // Like a slice, or a seek past the end: a range beyond the plaintext is empty.
+    let offset = args.offset.unwrap_or(0).min(reader.len());
+    let length = args.length.unwrap_or(u64::MAX).min(reader.len() - offset);
     let (mut file, sink) = destination.open()?;
     let names = Names { input: input.name, output: sink.name() };
     let mut buf = vec![0u8; 1 << 20];
