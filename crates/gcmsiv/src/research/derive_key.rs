@@ -32,7 +32,7 @@ pub(crate) struct DeriveKeyMode<A: Aes> {
 }
 
 /// CTR-DK's first counter block: N || BE32(0).
-fn ctr_counter(nonce: &[u8; NONCE_LEN]) -> Block {
+pub(super) fn ctr_counter(nonce: &[u8; NONCE_LEN]) -> Block {
     let mut c = [0u8; 16];
     c[..NONCE_LEN].copy_from_slice(nonce);
     c
