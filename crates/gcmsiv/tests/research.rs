@@ -436,13 +436,15 @@ fn tamper(c: &SeedCipher, nonce: &[u8], aad: &[u8], sealed: &[u8], len: usize) {
 #[test]
 fn identical_output_across_backends() {
     let all = backends();
-    let lengths: Vec<usize> = (0..=17).chain(127..=131).chain(8191..=8193).chain([8208]).collect();
+    // Every length the short kernels take (up to 128 bytes), and past them.
+    let lengths: Vec<usize> = (0..=131).chain(8191..=8193).chain([8208]).collect();
     for variant in Variant::ALL {
         for key_len in key_lens(variant) {
             let (key, nonce) = inputs(variant, key_len);
             let ciphers: Vec<SeedCipher> = all.iter().map(|&b| cipher(variant, &key, b)).collect();
             for &len in &lengths {
-                let aad = if variant == Variant::CtrDeriveKey { vec![] } else { pattern(len % 41, 3) };
+                // AAD of 0 to 149 bytes: within the short kernels' 128 and past.
+                let aad = if variant == Variant::CtrDeriveKey { vec![] } else { pattern(len * 7 % 150, 3) };
                 let msg = pattern(len, 4);
                 let expected = ciphers[0].seal(&nonce, &aad, &msg).unwrap();
                 for c in &ciphers[1..] {
