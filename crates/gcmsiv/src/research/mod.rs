@@ -332,6 +332,14 @@ fn derive_blocks<A: Aes>(k0: &A, first: u8, count: usize, gcm_order: bool) -> Ze
     out
 }
 
+/// The first counter block of CTR with DeriveKey, and of the static-key CTR
+/// it is measured against: N || BE32(0).
+fn ctr_counter(nonce: &[u8; crate::NONCE_LEN]) -> Block {
+    let mut c = [0u8; 16];
+    c[..crate::NONCE_LEN].copy_from_slice(nonce);
+    c
+}
+
 /// A 16- or 32-byte AES key in the 32 bytes the modes keep.
 fn padded(key: &[u8]) -> [u8; 32] {
     let mut bytes = [0u8; 32];

@@ -98,7 +98,7 @@ impl AesParts {
             .try_into()
             .map_err(|_| Error::InvalidNonceLength { expected: NONCE_LEN, actual: nonce.len() })?;
         CTR_DERIVE_KEY.check_seal(nonce.len(), 0, data.len())?;
-        self.pieces.ctr(&super::derive_key::ctr_counter(nonce), data);
+        self.pieces.ctr(&super::ctr_counter(nonce), data);
         Ok(())
     }
 }
