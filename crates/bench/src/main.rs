@@ -71,6 +71,42 @@ pub(crate) fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: 
     samples.iter_mut().map(|s| median(s)).collect()
 }
 
+/// 000's measuring method (its section 5.2): 30 times, 500 calls as a
+/// warm-up, then 500 timed calls averaged; "the minimum value over the 30
+/// runs ... to neutralize noise caused by interrupts". Returns, per
+/// implementation, that minimum and the median of the same 30 averages.
+/// The implementations take turns within each run, as in [`measure`].
+pub(crate) fn measure_paper(impls: &mut [Box<dyn Impl>], op: Op, size: usize) -> Vec<(f64, f64)> {
+    const RUNS: usize = 30;
+    const CALLS: usize = 500;
+    let mut samples = vec![Vec::with_capacity(RUNS); impls.len()];
+    for imp in impls.iter_mut() {
+        imp.prepare(op, size);
+    }
+    for run in 0..RUNS {
+        for k in 0..impls.len() {
+            let i = (k + run) % impls.len();
+            let imp = &mut impls[i];
+            for _ in 0..CALLS {
+                imp.run(op);
+            }
+            let start = tsc();
+            for _ in 0..CALLS {
+                imp.run(op);
+            }
+            let cycles = tsc() - start;
+            samples[i].push(cycles as f64 / (CALLS * size) as f64);
+        }
+    }
+    samples
+        .iter_mut()
+        .map(|s| {
+            let min = s.iter().copied().fold(f64::INFINITY, f64::min);
+            (min, median(s))
+        })
+        .collect()
+}
+
 /// Throughput of gcmsiv against aws-lc-rs, ring and RustCrypto, in one process,
 /// round-robin: median TSC cycles per byte, and ratios (above 1: ours faster).
 #[derive(clap::Parser, Debug)]
@@ -96,6 +132,11 @@ struct Args {
     /// Sections to run, comma-separated; default: all
     #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "column", "parallel", "gcm", "ratio", "limits", "fixed", "research", "bounds"])]
     only: Vec<String>,
+    /// The research tables (`--only research`) measured as 000 did: 30 x
+    /// (500 warm-up calls, 500 timed), the minimum average, printed with
+    /// the median of the same 30 beside it
+    #[arg(long)]
+    paper_method: bool,
 }
 
 /// A parser for numbers from a fixed set.
@@ -221,7 +262,7 @@ fn main() {
         fixed::print();
     }
     if run("research") {
-        research::print(rounds);
+        research::print(rounds, args.paper_method);
     }
     if run("bounds") {
         research::print_bounds();

@@ -4,7 +4,8 @@
 //! (`--only bounds`). The variants are `gcmsiv::research`'s.
 
 use crate::peers::{self, Impl, Op};
-use gcmsiv::research::{SeedCipher, Variant, bounds};
+use gcmsiv::Backend;
+use gcmsiv::research::{AesParts, SeedCipher, Variant, bounds};
 
 const NONCE16: [u8; 16] = [7; 16];
 const NONCE12: [u8; 12] = [7; 12];
@@ -99,9 +100,77 @@ fn first(mut v: Vec<Box<dyn Impl>>) -> Box<dyn Impl> {
     v.pop().unwrap()
 }
 
-/// Cycles per message (c/B times size) of each implementation.
-fn cycles(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: usize) -> Vec<f64> {
-    crate::measure(impls, op, size, rounds).into_iter().map(|c| c * size as f64).collect()
+/// One figure of a table: our usual median or, with `--paper-method`, 000's
+/// minimum average with the median of the same runs beside it (printed
+/// "min (median)"). Ratios divide the first figures.
+#[derive(Clone, Copy)]
+struct Fig {
+    v: f64,
+    median: Option<f64>,
+}
+
+impl Fig {
+    fn scale(self, k: f64) -> Fig {
+        self.map(|x| x * k)
+    }
+    fn map(self, f: impl Fn(f64) -> f64) -> Fig {
+        Fig { v: f(self.v), median: self.median.map(f) }
+    }
+}
+
+/// A ratio of two figures: of the minima, and of the medians.
+impl std::ops::Div for Fig {
+    type Output = Fig;
+    fn div(self, other: Fig) -> Fig {
+        Fig { v: self.v / other.v, median: self.median.zip(other.median).map(|(a, b)| a / b) }
+    }
+}
+
+impl std::ops::Add for Fig {
+    type Output = Fig;
+    fn add(self, other: Fig) -> Fig {
+        Fig { v: self.v + other.v, median: self.median.zip(other.median).map(|(a, b)| a + b) }
+    }
+}
+
+impl std::fmt::Display for Fig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = f.precision().unwrap_or(2);
+        write!(f, "{:.p$}", self.v)?;
+        if let Some(m) = self.median {
+            write!(f, " ({m:.p$})")?;
+        }
+        Ok(())
+    }
+}
+
+/// How the tables sample: rounds of our harness, or 000's method.
+#[derive(Clone, Copy)]
+struct Sampler {
+    rounds: usize,
+    paper: bool,
+}
+
+impl Sampler {
+    /// Cycles per byte of each implementation.
+    fn cpb(self, impls: &mut [Box<dyn Impl>], op: Op, size: usize) -> Vec<Fig> {
+        if self.paper {
+            crate::measure_paper(impls, op, size)
+                .into_iter()
+                .map(|(v, m)| Fig { v, median: Some(m) })
+                .collect()
+        } else {
+            crate::measure(impls, op, size, self.rounds)
+                .into_iter()
+                .map(|v| Fig { v, median: None })
+                .collect()
+        }
+    }
+
+    /// Cycles per message (c/B times size) of each implementation.
+    fn cycles(self, impls: &mut [Box<dyn Impl>], op: Op, size: usize) -> Vec<Fig> {
+        self.cpb(impls, op, size).into_iter().map(|c| c.scale(size as f64)).collect()
+    }
 }
 
 /// 000's Table 2 (HSW / BDW, OpenSSL 1.0.2 AES-GCM), cycles per message.
@@ -120,7 +189,7 @@ const T2_PAPER: [(&str, &str, &str, &str); 11] = [
     ("9862/7666", "9994/7782", "9521/7388", "9611/7498; GCM 8399/6289"),
 ];
 
-fn table_000_2(rounds: usize) {
+fn table_000_2(sm: Sampler) {
     println!("\n## 000 Table 2: seal, AES-128, empty AAD, cycles per message (ours: {})", crate::backend());
     println!("# 000 two-key = gcm-siv-2015-two-key, one-key = gcm-siv-2015-one-key (authors' code reading)");
     println!(
@@ -140,15 +209,15 @@ fn table_000_2(rounds: usize) {
         first(peers::gcm(128)),
         first(peers::gcm_siv(128)),
     ];
-    let mut last = vec![];
+    let mut last: Vec<Fig> = vec![];
     for (i, &size) in T2_SIZES.iter().enumerate() {
-        let c = cycles(&mut impls, Op::Seal, size, rounds);
+        let c = sm.cycles(&mut impls, Op::Seal, size);
         let p = T2_PAPER[i];
         let ours: Vec<String> = c.iter().map(|x| format!("{x:.0}")).collect();
         println!("| {size} | {} | {}, {}, {} | {} |", ours.join(" | "), p.0, p.1, p.2, p.3);
         last = c;
     }
-    let cpb: Vec<f64> = last.iter().map(|c| c / 8192.0).collect();
+    let cpb: Vec<Fig> = last.iter().map(|c| c.scale(1.0 / 8192.0)).collect();
     println!(
         "| c/B at 8192 | {} | paper no-init: SIV 1.17/0.92, GCM 1.03/0.77 |",
         cpb.iter().map(|c| format!("{c:.2}")).collect::<Vec<_>>().join(" | ")
@@ -163,14 +232,14 @@ fn table_000_2(rounds: usize) {
         vec![seed(Variant::GcmSiv2015TwoKey, 32, false, "2k"), first(peers::gcm(128))];
     print!("000 two-key open / AES-GCM open, no init (paper: \"the same\"):");
     for size in [1024, 8192, 16384] {
-        let c = crate::measure(&mut opens, Op::Open, size, rounds);
+        let c = sm.cpb(&mut opens, Op::Open, size);
         print!(" {size} B {:.2};", c[0] / c[1]);
     }
     println!();
 }
 
 /// 000's Table 1 (Haswell, c/B): the GCM-SIV row measured, the others reprinted.
-fn table_000_1(rounds: usize) {
+fn table_000_1(sm: Sampler) {
     println!("\n## 000 Table 1: seal c/B (paper: Haswell; other modes from Bogdanov et al., reprinted)");
     println!("| mode | 128 | 256 | 512 | 1024 | 2048 |\n|---|---|---|---|---|---|");
     for (mode, v) in [
@@ -185,13 +254,13 @@ fn table_000_1(rounds: usize) {
     let mut ours = vec![seed(Variant::GcmSiv2015TwoKey, 32, false, "2k")];
     print!("| GCM-SIV 000 two-key (ours) |");
     for size in [128, 256, 512, 1024, 2048] {
-        print!(" {:.2} |", crate::measure(&mut ours, Op::Seal, size, rounds)[0]);
+        print!(" {:.2} |", sm.cpb(&mut ours, Op::Seal, size)[0]);
     }
     println!();
 }
 
 /// 004's tables: draft-irtf-01 against RFC 8452, seal and open.
-fn table_004(rounds: usize) {
+fn table_004(sm: Sampler) {
     let paper = [
         (
             "128 seal",
@@ -221,10 +290,8 @@ fn table_004(rounds: usize) {
             seed(Variant::DraftIrtf01, 16 + key_bits / 8, false, "-01"),
             first(peers::gcm_siv(key_bits)),
         ];
-        let rows: Vec<Vec<f64>> = [1024, 2048, 4096, 8192, 16384]
-            .iter()
-            .map(|&s| crate::measure(&mut impls, op, s, rounds))
-            .collect();
+        let rows: Vec<Vec<Fig>> =
+            [1024, 2048, 4096, 8192, 16384].iter().map(|&s| sm.cpb(&mut impls, op, s)).collect();
         for (j, name) in ["draft-irtf-01", "RFC 8452", "ratio -01 / RFC"].iter().enumerate() {
             print!("| {} | {name} |", paper[i].0);
             for r in &rows {
@@ -243,8 +310,7 @@ fn table_004(rounds: usize) {
             seed(Variant::DraftIrtf01, 16 + key_bits / 8, false, "-01"),
             first(peers::gcm_siv(key_bits)),
         ];
-        let rows: Vec<Vec<f64>> =
-            [16, 32, 64].iter().map(|&s| cycles(&mut impls, Op::Seal, s, rounds)).collect();
+        let rows: Vec<Vec<Fig>> = [16, 32, 64].iter().map(|&s| sm.cycles(&mut impls, Op::Seal, s)).collect();
         for (j, name) in ["draft-irtf-01", "RFC 8452"].iter().enumerate() {
             println!(
                 "| AES-{key_bits} | {name} | {:.0} | {:.0} | {:.0} |",
@@ -258,15 +324,24 @@ fn table_004(rounds: usize) {
 type Pair = (&'static str, Box<dyn Impl>, Box<dyn Impl>);
 
 /// 002's Table 3: each scheme with and without DeriveKey, AES-128 seal c/B.
-fn table_002_3(rounds: usize) {
+fn table_002_3(sm: Sampler) {
     println!(
-        "\n## 002 Table 3: AES-128 seal c/B, without and with DeriveKey (paper: Skylake, OpenSSL 1.0.2k)"
+        "\n## 002 Table 3: AES-128 seal c/B, without and with DeriveKey (paper: Skylake, Turbo and HT off, OpenSSL 1.0.2k)"
     );
     println!(
-        "| scheme | bytes | original | with DeriveKey | ratio | paper ratio |\n|---|---|---|---|---|---|"
+        "| scheme | bytes | original | with DeriveKey | ratio | paper original / with DK (ratio) |\n|---|---|---|---|---|---|"
     );
-    let paper = [["1.34", "1.07", "1.02", "1.01"], ["1.25", "1.10", "1.03", "1.01"]];
-    let pairs: [Pair; 2] = [
+    let paper = [
+        ["0.69 / 2.04 (2.96)", "0.63 / 0.71 (1.13)", "0.63 / 0.65 (1.03)", "0.63 / 0.64 (1.02)"],
+        ["2.96 / 3.95 (1.34)", "0.84 / 0.90 (1.07)", "0.68 / 0.70 (1.02)", "0.66 / 0.67 (1.01)"],
+        ["4.53 / 5.67 (1.25)", "1.25 / 1.37 (1.10)", "1.01 / 1.04 (1.03)", "0.97 / 0.98 (1.01)"],
+    ];
+    let pairs: [Pair; 3] = [
+        (
+            "CTR / ctr-derive-key",
+            Box::new(StaticCtr::new(16)),
+            seed(Variant::CtrDeriveKey, 16, false, "ctr-dk"),
+        ),
         (
             "AES-GCM / gcm-derive-key-a",
             first(peers::gcm(128)),
@@ -277,7 +352,7 @@ fn table_002_3(rounds: usize) {
     for (k, (name, a, b)) in pairs.into_iter().enumerate() {
         let mut impls = vec![a, b];
         for (j, size) in [64, 1024, 4096, 8192].into_iter().enumerate() {
-            let c = crate::measure(&mut impls, Op::Seal, size, rounds);
+            let c = sm.cpb(&mut impls, Op::Seal, size);
             println!(
                 "| {name} | {size} | {:.2} | {:.2} | {:.2} | {} |",
                 c[0],
@@ -287,19 +362,149 @@ fn table_002_3(rounds: usize) {
             );
         }
     }
-    // The crate has no static-key CTR of its own to divide by (a peer's
-    // would mix implementations), so CTR with DeriveKey is printed alone.
-    let mut impls = vec![seed(Variant::CtrDeriveKey, 16, false, "ctr-dk")];
-    for (size, paper) in
-        [(64, "0.69 / 2.04 (2.96)"), (1024, "0.63 / 0.71"), (4096, "0.63 / 0.65"), (8192, "0.63 / 0.64")]
-    {
-        let c = crate::measure(&mut impls, Op::Seal, size, rounds);
-        println!("| ctr-derive-key | {size} | - | {:.2} | - | paper CTR orig / DK: {paper} |", c[0]);
+}
+
+/// Our static-key CTR (`AesParts::ctr`): 002's "original" CTR, the counter
+/// layout of `ctr-derive-key` under a key expanded once.
+struct StaticCtr {
+    parts: AesParts,
+    work: Vec<u8>,
+}
+
+impl StaticCtr {
+    fn new(key_len: usize) -> Self {
+        StaticCtr {
+            parts: AesParts::with_backend(&vec![0x42; key_len], crate::backend()).unwrap(),
+            work: vec![],
+        }
     }
 }
 
+impl Impl for StaticCtr {
+    fn name(&self) -> &'static str {
+        "CTR"
+    }
+    fn prepare(&mut self, _op: Op, size: usize) {
+        self.work = vec![0x5a; size];
+    }
+    fn run(&mut self, _op: Op) {
+        self.parts.ctr(&NONCE12, &mut self.work).unwrap();
+        std::hint::black_box(&mut self.work);
+    }
+}
+
+/// 002's Table 1 as one call: a key expanded and `blocks` encrypted under
+/// it. Chained, each key is the previous call's first ciphertext block (so
+/// the calls' latencies add up, one expansion waiting for the last, as a
+/// single message's would); otherwise the calls are independent and the
+/// core overlaps them (throughput).
+struct Expand {
+    parts: AesParts,
+    key: Vec<u8>,
+    blocks: Vec<[u8; 16]>,
+    chained: bool,
+}
+
+impl Expand {
+    fn new(backend: Backend, key_len: usize, blocks: usize, chained: bool) -> Self {
+        let parts = AesParts::with_backend(&vec![0x42; key_len], backend).unwrap();
+        Expand { parts, key: vec![0x24; key_len], blocks: vec![[0x5a; 16]; blocks], chained }
+    }
+}
+
+impl Impl for Expand {
+    fn name(&self) -> &'static str {
+        "key expansion"
+    }
+    fn prepare(&mut self, _op: Op, _size: usize) {}
+    fn run(&mut self, _op: Op) {
+        if self.chained {
+            let last = self.blocks[0];
+            for chunk in self.key.chunks_mut(16) {
+                chunk.copy_from_slice(&last);
+            }
+        }
+        for (i, b) in self.blocks.iter_mut().enumerate() {
+            *b = [i as u8; 16];
+        }
+        self.parts.expand_and_encrypt(&self.key, &mut self.blocks).unwrap();
+        std::hint::black_box(&mut self.blocks);
+    }
+}
+
+/// The whole of DeriveKey for one message: `ctr-derive-key` sealing an empty
+/// message (the derivation's blocks, K2's expansion, and K1 made into a
+/// POLYVAL key, which CTR does not use but the fused derivation makes).
+struct DeriveOnly {
+    cipher: SeedCipher,
+}
+
+impl Impl for DeriveOnly {
+    fn name(&self) -> &'static str {
+        "DeriveKey"
+    }
+    fn prepare(&mut self, _op: Op, _size: usize) {}
+    fn run(&mut self, _op: Op) {
+        std::hint::black_box(self.cipher.seal_in_place_detached(&NONCE12, b"", &mut []).unwrap());
+    }
+}
+
+/// 002's Table 1: our key expansion (the one every per-nonce key of the
+/// crate goes through) alone and followed by 1 to 4 blocks, in cycles, on
+/// every backend this CPU has; and the whole DeriveKey.
+fn table_002_1(sm: Sampler) {
+    println!(
+        "\n## 002 Table 1: AES key expansion, alone and then x blocks encrypted, cycles per call (paper: Skylake, Turbo and HT off)"
+    );
+    println!(
+        "# ours: the crate's key schedule expanded, then the blocks encrypted (not interleaved as 002's code); throughput = independent calls back to back, latency = each key the previous call's output"
+    );
+    println!(
+        "| key | backend | measure | alone | x = 1 | x = 2 | x = 3 | x = 4 | DeriveKey (whole) |\n|---|---|---|---|---|---|---|---|---|"
+    );
+    let paper = [
+        "| 128 | paper (SKL) | aeskeygenassist 111; round-function based | 48 | 50 | 58 | 66 | 76 | ~50 + expansion |",
+        "| 256 | paper (SKL) | aeskeygenassist 146; round-function based | 80 | 85 | 99 | - | - | ~65 + expansion |",
+    ];
+    for (k, key_len) in [16, 32].into_iter().enumerate() {
+        println!("{}", paper[k]);
+        for backend in Backend::available().into_iter().flatten() {
+            for chained in [false, true] {
+                let mut impls: Vec<Box<dyn Impl>> = (0..=4)
+                    .filter(|&x| x > 0 || !chained)
+                    .map(|x| Box::new(Expand::new(backend, key_len, x, chained)) as Box<dyn Impl>)
+                    .collect();
+                if !chained {
+                    let cipher =
+                        SeedCipher::with_backend(Variant::CtrDeriveKey, &vec![0x42; key_len], backend)
+                            .unwrap();
+                    impls.push(Box::new(DeriveOnly { cipher }));
+                }
+                // Size 1: the harness's cycles per byte are cycles per call.
+                let c = sm.cpb(&mut impls, Op::Seal, 1);
+                let cell = |f: Option<&Fig>| f.map_or("-".to_string(), |f| format!("{f:.0}"));
+                let (alone, rest) = if chained { (None, &c[..]) } else { (c.first(), &c[1..]) };
+                println!(
+                    "| {} | {backend} | {} | {} | {} | {} | {} | {} | {} |",
+                    key_len * 8,
+                    if chained { "latency" } else { "throughput" },
+                    cell(alone),
+                    cell(rest.first()),
+                    cell(rest.get(1)),
+                    cell(rest.get(2)),
+                    cell(rest.get(3)),
+                    cell(rest.get(4)),
+                );
+            }
+        }
+    }
+    println!(
+        "(paper, AES-128 with expansion: 3.15, 1.8, 1.37, 1.19 c/B for 1 to 4 blocks; divide our x-block cells by 16x for ours)"
+    );
+}
+
 /// 001's Table 2 layout: bits per kilocycle at its sizes, and the IPI.
-fn table_001(rounds: usize) {
+fn table_001(sm: Sampler) {
     const SIZES: [usize; 12] = [16, 20, 40, 44, 64, 128, 256, 552, 576, 1024, 1500, 8192];
     println!(
         "\n## 001 Table 2 layout: seal, bits per kilocycle (8000 / c/B), AES-128; IPI = byte-weighted harmonic mean"
@@ -321,28 +526,35 @@ fn table_001(rounds: usize) {
         seed(Variant::DraftIrtf01, 32, false, "004"),
         first(peers::gcm_siv(128)),
     ];
-    let per_size: Vec<Vec<f64>> =
-        SIZES.iter().map(|&s| crate::measure(&mut impls, Op::Seal, s, rounds)).collect();
+    let per_size: Vec<Vec<Fig>> = SIZES.iter().map(|&s| sm.cpb(&mut impls, Op::Seal, s)).collect();
     for (i, name) in ["AES-GCM", "GCM-SIV 000 two-key", "004 (draft-irtf-01)", "RFC 8452"].iter().enumerate()
     {
         print!("| {name} |");
         for row in &per_size {
-            print!(" {:.0} |", 8000.0 / row[i]);
+            print!(" {:.0} |", row[i].map(|c| 8000.0 / c));
         }
-        let weighted: f64 = crate::IPI_MIX
+        let weighted = crate::IPI_MIX
             .iter()
-            .map(|&(s, w)| w * per_size[SIZES.iter().position(|&x| x == s).unwrap()][i])
-            .sum();
-        println!(" {:.0} |", 8000.0 / weighted);
+            .map(|&(s, w)| per_size[SIZES.iter().position(|&x| x == s).unwrap()][i].scale(w))
+            .reduce(|a, b| a + b)
+            .expect("a mix");
+        println!(" {:.0} |", weighted.map(|c| 8000.0 / c));
     }
 }
 
-pub fn print(rounds: usize) {
-    table_000_2(rounds);
-    table_000_1(rounds);
-    table_004(rounds);
-    table_002_3(rounds);
-    table_001(rounds);
+pub fn print(rounds: usize, paper_method: bool) {
+    let sm = Sampler { rounds, paper: paper_method };
+    if paper_method {
+        println!(
+            "\n# research tables by 000's method: 30 x (500 warm-up calls, 500 timed), the minimum average; the median of the same 30 in parentheses"
+        );
+    }
+    table_000_2(sm);
+    table_000_1(sm);
+    table_004(sm);
+    table_002_3(sm);
+    table_002_1(sm);
+    table_001(sm);
 }
 
 /// 002's Table 2, as printed and as recomputed from its formulas.

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{Record, backends, load, pattern, records};
-use gcmsiv::research::{Intermediates, SeedCipher, Variant};
+use gcmsiv::research::{AesParts, Intermediates, SeedCipher, Variant};
 use gcmsiv::{Backend, Error};
 
 fn cipher(variant: Variant, key: &[u8], backend: Backend) -> SeedCipher {
@@ -436,13 +436,15 @@ fn tamper(c: &SeedCipher, nonce: &[u8], aad: &[u8], sealed: &[u8], len: usize) {
 #[test]
 fn identical_output_across_backends() {
     let all = backends();
-    let lengths: Vec<usize> = (0..=17).chain(127..=131).chain(8191..=8193).chain([8208]).collect();
+    // Every length the short kernels take (up to 128 bytes), and past them.
+    let lengths: Vec<usize> = (0..=131).chain(8191..=8193).chain([8208]).collect();
     for variant in Variant::ALL {
         for key_len in key_lens(variant) {
             let (key, nonce) = inputs(variant, key_len);
             let ciphers: Vec<SeedCipher> = all.iter().map(|&b| cipher(variant, &key, b)).collect();
             for &len in &lengths {
-                let aad = if variant == Variant::CtrDeriveKey { vec![] } else { pattern(len % 41, 3) };
+                // AAD of 0 to 149 bytes: within the short kernels' 128 and past.
+                let aad = if variant == Variant::CtrDeriveKey { vec![] } else { pattern(len * 7 % 150, 3) };
                 let msg = pattern(len, 4);
                 let expected = ciphers[0].seal(&nonce, &aad, &msg).unwrap();
                 for c in &ciphers[1..] {
@@ -499,4 +501,65 @@ fn misuse_errors() {
         debug.contains("DraftIrtf02") && !debug.contains("171, 171") && !debug.contains("abab"),
         "Debug prints no key: {debug}"
     );
+}
+
+/// 002's Table 1 pieces: a key expanded on each backend encrypts as
+/// RustCrypto's AES does (FIPS 197's example keys and random ones), for 0 to
+/// 9 blocks, under both key sizes.
+#[test]
+fn aes_parts_expand_and_encrypt_match_another_aes() {
+    for backend in backends() {
+        for key_len in [16, 32] {
+            let parts = AesParts::with_backend(&pattern(key_len, 9), backend).unwrap();
+            for (k, key) in
+                [(0u8..key_len as u8).collect::<Vec<_>>(), pattern(key_len, 0x5c)].iter().enumerate()
+            {
+                for count in 0..10 {
+                    let mut blocks: Vec<[u8; 16]> =
+                        (0..count).map(|i| block(pattern(16, (i * 17 + k) as u8))).collect();
+                    let expected: Vec<[u8; 16]> = blocks.iter().map(|b| aes_block(key, *b)).collect();
+                    parts.expand_and_encrypt(key, &mut blocks).unwrap();
+                    assert_eq!(blocks, expected, "{count} blocks, {key_len}-byte key on {backend}");
+                }
+            }
+            assert!(matches!(
+                parts.expand_and_encrypt(&[0; 24], &mut []),
+                Err(Error::InvalidKeyLength { expected, actual: 24 }) if expected == key_len
+            ));
+        }
+    }
+    // FIPS 197 Appendix C.1.
+    let parts = AesParts::with_backend(&[0; 16], Backend::Portable).unwrap();
+    let mut b = [block(hex::decode("00112233445566778899aabbccddeeff").unwrap())];
+    parts.expand_and_encrypt(&(0u8..16).collect::<Vec<_>>(), &mut b).unwrap();
+    assert_eq!(b[0].to_vec(), hex::decode("69c4e0d86a7b0430d8cdb78070b4c55a").unwrap());
+}
+
+/// 002's Table 3 baseline: static-key CTR under CTR-DK's derived K2 is
+/// CTR-DK's output, at lengths around block and kernel boundaries.
+#[test]
+fn aes_parts_ctr_under_k2_is_ctr_derive_key() {
+    for backend in backends() {
+        for key_len in [16, 32] {
+            let (key, nonce) = inputs(Variant::CtrDeriveKey, key_len);
+            let dk = cipher(Variant::CtrDeriveKey, &key, backend);
+            let k2 = dk.intermediates(&nonce, b"", b"").unwrap().derived_k2.unwrap();
+            let parts = AesParts::with_backend(&k2, backend).unwrap();
+            for len in [0, 1, 15, 16, 17, 127, 128, 129, 255, 256, 8193] {
+                let msg = pattern(len, 6);
+                let mut ours = msg.clone();
+                parts.ctr(&nonce, &mut ours).unwrap();
+                assert_eq!(ours, dk.seal(&nonce, b"", &msg).unwrap(), "{len} bytes on {backend}");
+                parts.ctr(&nonce, &mut ours).unwrap();
+                assert_eq!(ours, msg, "CTR is its own inverse");
+            }
+            assert!(matches!(parts.ctr(&nonce[..11], &mut [0; 4]), Err(Error::InvalidNonceLength { .. })));
+        }
+    }
+    assert!(matches!(
+        AesParts::with_backend(&[0; 24], Backend::Portable),
+        Err(Error::InvalidKeyLength { .. })
+    ));
+    let debug = format!("{:?}", AesParts::with_backend(&[0xab; 16], Backend::Portable).unwrap());
+    assert!(debug.contains("128") && !debug.contains("171") && !debug.contains("abab"), "{debug}");
 }

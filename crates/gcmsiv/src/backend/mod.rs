@@ -72,6 +72,22 @@ pub(crate) struct LaneLimits {
     pub(crate) mixed_short: bool,
 }
 
+/// One message's layout in the GCM-SIV family before RFC 8452 (the
+/// `research` feature's variants in POLYVAL's order), for a backend's short
+/// kernels ([`FusedKernels::seal_layout`]) to run the steps without knowing
+/// the variant: S = POLYVAL(H, pad(A) || pad(M) || `length_block`); the tag
+/// is AES((S xor `nonce_xor`) and `tag_mask`); the first counter block is
+/// (tag and `counter_and`) or `counter_or`, its first 32 bits a little-endian
+/// counter. Nothing in it is secret.
+#[cfg(feature = "research")]
+pub(crate) struct SivLayout {
+    pub(crate) length_block: Block,
+    pub(crate) nonce_xor: Block,
+    pub(crate) tag_mask: Block,
+    pub(crate) counter_and: Block,
+    pub(crate) counter_or: Block,
+}
+
 /// What the modes ask of a backend, in four parts, each building on the one
 /// before: the block cipher ([`BlockCipher`]), the universal hashes keyed on
 /// the same backend ([`Hashes`]), fused kernels for whole passes and
@@ -205,6 +221,34 @@ pub(crate) trait FusedKernels: Hashes {
     /// there.
     fn open_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], tag: &Block) -> Option<Block> {
         let _ = (nonce, aad, data, tag);
+        None
+    }
+
+    /// A pre-RFC 8452 GCM-SIV seal ([`SivLayout`]) of a message and AAD of
+    /// at most [`SHORT_MAX`] bytes each, under this key as the message's AES
+    /// key and `h` as the POLYVAL key, in the backend's short kernel: the tag,
+    /// or `None` (nothing touched) if the backend has none or the lengths are
+    /// past it, and the mode runs step by step.
+    #[cfg(feature = "research")]
+    fn seal_layout(&self, h: &Block, layout: &SivLayout, aad: &[u8], data: &mut [u8]) -> Option<Block> {
+        let _ = (h, layout, aad, data);
+        None
+    }
+
+    /// The open of [`FusedKernels::seal_layout`]: CTR from the received
+    /// `tag`'s counter, then the tag the plaintext should have (the caller
+    /// compares, and puts the ciphertext back on a mismatch), or `None` as
+    /// there.
+    #[cfg(feature = "research")]
+    fn open_layout(
+        &self,
+        h: &Block,
+        layout: &SivLayout,
+        aad: &[u8],
+        data: &mut [u8],
+        tag: &Block,
+    ) -> Option<Block> {
+        let _ = (h, layout, aad, data, tag);
         None
     }
 

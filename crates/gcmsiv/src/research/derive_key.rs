@@ -4,7 +4,7 @@
 //! kernel where it has one; the modes after it are the crate's CTR and its
 //! GCM (`gcm.rs`, fused where the RFC path is).
 
-use super::Intermediates;
+use super::{Intermediates, ctr_counter};
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval};
 use crate::gcm::Gcm;
@@ -29,13 +29,6 @@ pub(crate) struct DeriveKeyMode<A: Aes> {
     master: GcmSiv<A>,
     #[zeroize(skip)]
     scheme: Scheme,
-}
-
-/// CTR-DK's first counter block: N || BE32(0).
-fn ctr_counter(nonce: &[u8; NONCE_LEN]) -> Block {
-    let mut c = [0u8; 16];
-    c[..NONCE_LEN].copy_from_slice(nonce);
-    c
 }
 
 impl<A: Aes> DeriveKeyMode<A> {

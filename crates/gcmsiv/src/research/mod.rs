@@ -18,7 +18,8 @@
 //! [`SeedCipher`] seals and opens with any of them, on every backend (the
 //! crate's own AES, POLYVAL, GHASH and CTR, fused and wide where the RFC
 //! path is); [`Intermediates`] gives the values the authors' printouts list;
-//! [`bounds`] recomputes 002's usage table. The specification they follow is
+//! [`bounds`] recomputes 002's usage table; [`AesParts`] gives the two
+//! pieces 002 times alone (key expansion with a few blocks, static-key CTR). The specification they follow is
 //! the project's seed SPEC.md; `vectors/seed_variants.json` holds the
 //! published vectors (and computed ones for the readings nobody published).
 //!
@@ -65,7 +66,10 @@
 
 pub mod bounds;
 mod derive_key;
+mod parts;
 mod siv;
+
+pub use parts::AesParts;
 
 use crate::Error;
 use crate::aes_gcm::Tag;
@@ -326,6 +330,14 @@ fn derive_blocks<A: Aes>(k0: &A, first: u8, count: usize, gcm_order: bool) -> Ze
     out[..16].copy_from_slice(&blocks[0]);
     out[16..].copy_from_slice(&blocks[1]);
     out
+}
+
+/// The first counter block of CTR with DeriveKey, and of the static-key CTR
+/// it is measured against: N || BE32(0).
+fn ctr_counter(nonce: &[u8; crate::NONCE_LEN]) -> Block {
+    let mut c = [0u8; 16];
+    c[..crate::NONCE_LEN].copy_from_slice(nonce);
+    c
 }
 
 /// A 16- or 32-byte AES key in the 32 bytes the modes keep.

@@ -6,7 +6,7 @@
 
 use super::Intermediates;
 use crate::Error;
-use crate::backend::{Aes, Block, Polyval};
+use crate::backend::{Aes, Block, Polyval, SHORT_MAX, SivLayout};
 use crate::gcm::{byte_reverse, mul_x_polyval};
 use crate::limits::Limits;
 use alloc::vec::Vec;
@@ -124,26 +124,62 @@ impl Convention {
         (u128::from_le_bytes(*s) ^ n).to_le_bytes()
     }
 
-    /// The block the tag is the encryption of: the top bit cleared (A4:
-    /// the nonce bit it covers is ignored).
+    /// The tag input is S xor N and this: the top bit cleared (A4: the
+    /// nonce bit it covers is ignored).
+    fn tag_mask(&self) -> Block {
+        let mut m = [0xff; 16];
+        m[self.top_byte()] = 0x7f;
+        m
+    }
+
+    /// The first counter block is (tag and the first) or the second: the
+    /// top bit set, and for [`Counter::Zeroed`] the counter field replaced.
+    fn counter_masks(&self) -> (Block, Block) {
+        let (mut and, mut or) = ([0xff; 16], [0; 16]);
+        or[self.top_byte()] = 0x80;
+        if let Counter::Zeroed { first } = self.counter {
+            let (field, value) = match self.order {
+                Order::Polyval => (0..4, first.to_le_bytes()),
+                Order::Gcm => (12..16, first.to_be_bytes()),
+            };
+            and[field.clone()].fill(0);
+            or[field].copy_from_slice(&value);
+        }
+        (and, or)
+    }
+
+    /// The block the tag is the encryption of.
     fn tag_input(&self, s_xor_nonce: &Block) -> Block {
-        let mut x = *s_xor_nonce;
-        x[self.top_byte()] &= 0x7f;
-        x
+        and(s_xor_nonce, &self.tag_mask())
     }
 
     /// The counter block of the first message block.
     pub(crate) fn initial_counter(&self, tag: &Block) -> Block {
-        let mut y = *tag;
-        y[self.top_byte()] |= 0x80;
-        if let Counter::Zeroed { first } = self.counter {
-            match self.order {
-                Order::Polyval => y[..4].copy_from_slice(&first.to_le_bytes()),
-                Order::Gcm => y[12..].copy_from_slice(&first.to_be_bytes()),
-            }
-        }
-        y
+        let (keep, set) = self.counter_masks();
+        (u128::from_le_bytes(and(tag, &keep)) | u128::from_le_bytes(set)).to_le_bytes()
     }
+
+    /// The message's steps as masks, for the backends' short kernels, which
+    /// take POLYVAL's order only and lengths up to [`SHORT_MAX`] (`None`
+    /// otherwise, before any work: longer messages run step by step).
+    fn layout(&self, nonce: &Block, aad_len: usize, msg_len: usize) -> Option<SivLayout> {
+        if aad_len > SHORT_MAX || msg_len > SHORT_MAX || self.order != Order::Polyval {
+            return None;
+        }
+        let (counter_and, counter_or) = self.counter_masks();
+        Some(SivLayout {
+            length_block: self.length_block(aad_len, msg_len),
+            nonce_xor: if self.nonce_xor { *nonce } else { [0; 16] },
+            tag_mask: self.tag_mask(),
+            counter_and,
+            counter_or,
+        })
+    }
+}
+
+/// `a` and `b`, bit by bit.
+fn and(a: &Block, b: &Block) -> Block {
+    (u128::from_le_bytes(*a) & u128::from_le_bytes(*b)).to_le_bytes()
 }
 
 /// A hash key made ready once: POLYVAL's H as it is, or GHASH's H turned
@@ -324,10 +360,17 @@ impl<A: Aes> SivMode<A> {
     }
 
     /// Seals `buffer` in place: the hash over the plaintext, the tag, then
-    /// CTR from the tag (two passes: the counter needs the whole hash).
+    /// CTR from the tag (two passes: the counter needs the whole hash); in
+    /// the backend's short kernel where it has one and the lengths fit.
     pub(crate) fn seal_in_place(&self, nonce: &Block, aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
         self.limits.check_seal(nonce.len(), aad.len(), buffer.len())?;
+        let layout = self.convention.layout(nonce, aad.len(), buffer.len());
         Ok(self.with_message_keys(nonce, |keys| {
+            let short =
+                layout.as_ref().and_then(|l| keys.aes.seal_layout(&keys.hash.polyval_key, l, aad, buffer));
+            if let Some(tag) = short {
+                return tag;
+            }
             let mut state = keys.hash.start(keys.aes);
             keys.hash.update(&mut state, aad);
             keys.hash.update(&mut state, buffer);
@@ -339,7 +382,8 @@ impl<A: Aes> SivMode<A> {
     }
 
     /// Opens `buffer` in place in one stitched pass (CTR and the hash of the
-    /// plaintext it yields); on a mismatch the ciphertext is put back.
+    /// plaintext it yields), or the backend's short kernel; on a mismatch the
+    /// ciphertext is put back.
     pub(crate) fn open_in_place(
         &self,
         nonce: &Block,
@@ -348,16 +392,22 @@ impl<A: Aes> SivMode<A> {
         tag: &Block,
     ) -> Result<(), Error> {
         self.limits.check_open(nonce.len(), aad.len(), buffer.len())?;
+        let layout = self.convention.layout(nonce, aad.len(), buffer.len());
         self.with_message_keys(nonce, |keys| {
             let counter = self.convention.initial_counter(tag);
+            let restore = |b: &mut [u8]| keys.hash.ctr(keys.aes, &counter, b);
+            let short = layout
+                .as_ref()
+                .and_then(|l| keys.aes.open_layout(&keys.hash.polyval_key, l, aad, buffer, tag));
+            if let Some(expected) = short {
+                return crate::verify::release_if_tags_match(&expected, tag, buffer, restore);
+            }
             let mut state = keys.hash.start(keys.aes);
             keys.hash.update(&mut state, aad);
             keys.hash.ctr_then_hash(keys.aes, &counter, buffer, &mut state);
             let expected = self.finish_tag(&keys, &mut state, (aad.len(), buffer.len()), nonce);
             state.zeroize();
-            crate::verify::release_if_tags_match(&expected, tag, buffer, |b| {
-                keys.hash.ctr(keys.aes, &counter, b)
-            })
+            crate::verify::release_if_tags_match(&expected, tag, buffer, restore)
         })
     }
 

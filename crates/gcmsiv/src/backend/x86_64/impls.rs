@@ -167,6 +167,34 @@ macro_rules! aes_impl {
                     unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
                 })
             }
+            #[cfg(feature = "research")]
+            #[inline]
+            fn seal_layout(
+                &self,
+                h: &Block,
+                layout: &crate::backend::SivLayout,
+                aad: &[u8],
+                data: &mut [u8],
+            ) -> Option<Block> {
+                // SAFETY: a schedule holds the Features proof; lengths checked
+                // for the short kernel.
+                (aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX)
+                    .then(|| unsafe { short::seal_layout::<$nr>(self, h, layout, aad, data) })
+            }
+            #[cfg(feature = "research")]
+            #[inline]
+            fn open_layout(
+                &self,
+                h: &Block,
+                layout: &crate::backend::SivLayout,
+                aad: &[u8],
+                data: &mut [u8],
+                tag: &Block,
+            ) -> Option<Block> {
+                // SAFETY: as in `seal_layout`.
+                (aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX)
+                    .then(|| unsafe { short::open_layout::<$nr>(self, h, layout, aad, data, tag) })
+            }
             #[inline]
             fn gcm_fused<const OPEN: bool>(
                 &self,

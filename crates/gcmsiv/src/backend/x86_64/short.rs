@@ -52,6 +52,8 @@ use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as d
 use super::load::byte_reverse_mask;
 use super::load::{load_opaque, load_padded};
 use super::siv_blocks::{counter0, lengths, tag_input};
+#[cfg(feature = "research")]
+use crate::backend::SivLayout;
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -176,13 +178,13 @@ macro_rules! kernels {
             expand_riding::<NR, B>(k, rk, riders);
         }
 
-        /// POLYVAL(H, AAD padded, message padded, length block) by Horner's rule.
+        /// POLYVAL(H, AAD padded, message padded, length block `len`) by Horner's rule.
         ///
         /// # Safety
         /// The CPU must support the enabled features.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn polyval_one(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
+        unsafe fn polyval_one(h: __m128i, aad: &[u8], msg: &[u8], len: __m128i) -> __m128i {
             let mut s = _mm_setzero_si128();
             for chunk in aad.chunks(16) {
                 s = dot(_mm_xor_si128(s, load_padded(chunk)), h);
@@ -190,10 +192,10 @@ macro_rules! kernels {
             for chunk in msg.chunks(16) {
                 s = dot(_mm_xor_si128(s, load_padded(chunk)), h);
             }
-            dot(_mm_xor_si128(s, lengths(aad.len(), msg.len())), h)
+            dot(_mm_xor_si128(s, len), h)
         }
 
-        /// POLYVAL(H, AAD padded, message padded, length block) as two interleaved
+        /// POLYVAL(H, AAD padded, message padded, length block `len`) as two interleaved
         /// chains by Horner's rule in H^2: one for the blocks whose power of H is
         /// even, one for the odd ones. Each chain is half as long, so for four blocks
         /// or more this finishes sooner than [`polyval_one`] (one multiplication
@@ -203,7 +205,7 @@ macro_rules! kernels {
         /// The CPU must support the enabled features.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn polyval_two_chains(h: __m128i, aad: &[u8], msg: &[u8]) -> __m128i {
+        unsafe fn polyval_two_chains(h: __m128i, aad: &[u8], msg: &[u8], len: __m128i) -> __m128i {
             // X_i (i from 0) is multiplied by H^(m - i) in the sum.
             let m = aad.len().div_ceil(16) + msg.len().div_ceil(16) + 1;
             let h2 = dot(h, h);
@@ -221,8 +223,24 @@ macro_rules! kernels {
             }
             // The last block has H^2, the length block H^1: one reduction for both.
             let (lo_e, hi_e) = clmul128(_mm_xor_si128(even, last), h2);
-            let (lo_o, hi_o) = clmul128(_mm_xor_si128(odd, lengths(aad.len(), msg.len())), h);
+            let (lo_o, hi_o) = clmul128(_mm_xor_si128(odd, len), h);
             reduce((_mm_xor_si128(lo_e, lo_o), _mm_xor_si128(hi_e, hi_o)))
+        }
+
+        /// [`polyval_two_chains`] from four blocks on (where the tag waits less
+        /// for it), [`polyval_one`] below.
+        ///
+        /// # Safety
+        /// The CPU must support the enabled features.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn polyval_short(h: __m128i, aad: &[u8], msg: &[u8], len: __m128i) -> __m128i {
+            // SAFETY (both): same features.
+            if aad.len().div_ceil(16) + msg.len().div_ceil(16) >= 3 {
+                unsafe { polyval_two_chains(h, aad, msg, len) }
+            } else {
+                unsafe { polyval_one(h, aad, msg, len) }
+            }
         }
 
         /// `B` counter blocks from `tag`: its top bit set, the first 32 bits a
@@ -362,12 +380,8 @@ macro_rules! kernels {
             // in registers: the call would spill them to the stack.
             let mut rk = [_mm_setzero_si128(); 15];
             rk[..2].copy_from_slice(&k);
-            // SAFETY (both): same features.
-            let s = if aad.len().div_ceil(16) + data.len().div_ceil(16) >= 3 {
-                unsafe { polyval_two_chains(h, aad, data) }
-            } else {
-                unsafe { polyval_one(h, aad, data) }
-            };
+            // SAFETY: same features.
+            let s = unsafe { polyval_short(h, aad, data, lengths(aad.len(), data.len())) };
             let mut tag = [tag_input(s, nonce)];
             expand_parked::<NR, 1>(&mut rk, &mut tag);
             if !data.is_empty() {
@@ -398,7 +412,7 @@ macro_rules! kernels {
             let s = if data.is_empty() {
                 expand_riding::<NR, 0>(k, &mut rk, &mut []);
                 // SAFETY: same features.
-                unsafe { polyval_one(h, aad, data) }
+                unsafe { polyval_one(h, aad, data, lengths(aad.len(), data.len())) }
             } else {
                 // SAFETY (each arm): same features.
                 by_blocks! { data.len(), B => unsafe {
@@ -411,6 +425,90 @@ macro_rules! kernels {
             let decrypted = decrypt::<NR>(received, &rk);
             wipe::<NR>(&mut rk);
             verdict_block(received, decrypted, tag_input(s, nonce))
+        }
+
+        /// The layout's blocks in registers: H, the length block, the nonce
+        /// block, and the masks of the tag input and the first counter.
+        #[cfg(feature = "research")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn layout_blocks(h: &Block, layout: &SivLayout) -> [__m128i; 6] {
+            let blocks = [
+                h,
+                &layout.length_block,
+                &layout.nonce_xor,
+                &layout.tag_mask,
+                &layout.counter_and,
+                &layout.counter_or,
+            ];
+            // SAFETY: 16 readable bytes each.
+            array(|i| unsafe { _mm_loadu_si128(blocks[i].as_ptr().cast()) })
+        }
+
+        /// A short seal of the GCM-SIV family before RFC 8452 (the `research`
+        /// feature; POLYVAL's order) under `key`, the message's AES key, and the
+        /// POLYVAL key `h`: [`seal_one`]'s POLYVAL, tag and CTR, in registers,
+        /// with the tag input and the first counter made by `layout`'s masks
+        /// (which `research/siv.rs` makes for each variant, from the same rules
+        /// as its step-by-step path).
+        ///
+        /// # Safety
+        /// The CPU must support the enabled features; the message and the AAD at
+        /// most [`SHORT_MAX`] bytes each.
+        #[cfg(feature = "research")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn seal_layout<const NR: usize>(
+            key: &Schedule<NR>,
+            h: &Block,
+            layout: &SivLayout,
+            aad: &[u8],
+            data: &mut [u8],
+        ) -> Block {
+            let [h, len, nonce, tag_mask, counter_and, counter_or] = layout_blocks(h, layout);
+            // SAFETY: same features.
+            let s = unsafe { polyval_short(h, aad, data, len) };
+            let mut tag = [_mm_and_si128(_mm_xor_si128(s, nonce), tag_mask)];
+            // SAFETY: same features.
+            unsafe { encrypt::<NR, 1>(&mut tag, &key.rk) };
+            if !data.is_empty() {
+                let counter = _mm_or_si128(_mm_and_si128(tag[0], counter_and), counter_or);
+                // SAFETY: same features; 1 to 128 bytes.
+                unsafe { seal_tail::<NR>(&key.rk, counter, data) };
+            }
+            to_block(tag[0])
+        }
+
+        /// The open of [`seal_layout`]: CTR from the received `tag`'s counter,
+        /// then POLYVAL over the plaintext; returns the tag the plaintext should
+        /// have, for the caller to compare (and to put the ciphertext back on a
+        /// mismatch).
+        ///
+        /// # Safety
+        /// As [`seal_layout`].
+        #[cfg(feature = "research")]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn open_layout<const NR: usize>(
+            key: &Schedule<NR>,
+            h: &Block,
+            layout: &SivLayout,
+            aad: &[u8],
+            data: &mut [u8],
+            tag: &Block,
+        ) -> Block {
+            let [h, len, nonce, tag_mask, counter_and, counter_or] = layout_blocks(h, layout);
+            if !data.is_empty() {
+                // SAFETY: 16 readable bytes.
+                let received = unsafe { _mm_loadu_si128(tag.as_ptr().cast()) };
+                let counter = _mm_or_si128(_mm_and_si128(received, counter_and), counter_or);
+                // SAFETY: same features; 1 to 128 bytes.
+                unsafe { seal_tail::<NR>(&key.rk, counter, data) };
+            }
+            // SAFETY: same features.
+            let s = unsafe { polyval_short(h, aad, data, len) };
+            let mut expected = [_mm_and_si128(_mm_xor_si128(s, nonce), tag_mask)];
+            // SAFETY: same features.
+            unsafe { encrypt::<NR, 1>(&mut expected, &key.rk) };
+            to_block(expected[0])
         }
 
         /// GCM's pre-counter block for a 96-bit IV (IV || 0^31 || 1) plus `n`: the
@@ -634,6 +732,50 @@ pub(super) unsafe fn open_one<const NR: usize, const NB: usize>(
     }
 }
 
+/// [`sse::seal_layout`], or [`avx::seal_layout`] where `key`'s features cover AVX.
+///
+/// # Safety
+/// As [`sse::seal_layout`], but for the CPU: `key.features` is the proof of
+/// its support, for either expansion.
+#[cfg(feature = "research")]
+#[inline]
+pub(super) unsafe fn seal_layout<const NR: usize>(
+    key: &Schedule<NR>,
+    h: &Block,
+    layout: &SivLayout,
+    aad: &[u8],
+    data: &mut [u8],
+) -> Block {
+    // SAFETY (both): as in `seal_one`.
+    if key.features.avx() {
+        unsafe { avx::seal_layout::<NR>(key, h, layout, aad, data) }
+    } else {
+        unsafe { sse::seal_layout::<NR>(key, h, layout, aad, data) }
+    }
+}
+
+/// [`sse::open_layout`], or [`avx::open_layout`] where `key`'s features cover AVX.
+///
+/// # Safety
+/// As [`seal_layout`].
+#[cfg(feature = "research")]
+#[inline]
+pub(super) unsafe fn open_layout<const NR: usize>(
+    key: &Schedule<NR>,
+    h: &Block,
+    layout: &SivLayout,
+    aad: &[u8],
+    data: &mut [u8],
+    tag: &Block,
+) -> Block {
+    // SAFETY (both): as in `seal_one`.
+    if key.features.avx() {
+        unsafe { avx::open_layout::<NR>(key, h, layout, aad, data, tag) }
+    } else {
+        unsafe { sse::open_layout::<NR>(key, h, layout, aad, data, tag) }
+    }
+}
+
 /// [`sse::gcm_one`], or [`avx::gcm_one`] where `key`'s features cover AVX.
 ///
 /// # Safety
@@ -711,7 +853,38 @@ mod tests {
                 let ga = unsafe { sse::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut x) };
                 let gb = unsafe { avx::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut y) };
                 assert_eq!((ga, &x), (gb, &y), "GCM open, {len} B, AAD {aad_len} B");
+                #[cfg(feature = "research")]
+                compare_layout(key, &h, aad, &bytes[..len]);
             }
         }
+    }
+
+    /// The research variants' kernels, the same way, with masks that change
+    /// every block they touch (a counter field replaced, a nonce XORed).
+    #[cfg(feature = "research")]
+    fn compare_layout<const NR: usize>(key: &Schedule<NR>, h: &[u8; 16], aad: &[u8], msg: &[u8]) {
+        let mut counter_and = [0xff; 16];
+        counter_and[..4].fill(0);
+        let mut counter_or = [0; 16];
+        counter_or[15] = 0x80;
+        counter_or[0] = 1;
+        let mut tag_mask = [0xff; 16];
+        tag_mask[15] = 0x7f;
+        let layout = super::SivLayout {
+            length_block: core::array::from_fn(|i| (msg.len() + i) as u8),
+            nonce_xor: core::array::from_fn(|i| (3 * i + aad.len()) as u8),
+            tag_mask,
+            counter_and,
+            counter_or,
+        };
+        let (mut a, mut b) = (msg.to_vec(), msg.to_vec());
+        // SAFETY (all four): as in `compare`.
+        let tag_a = unsafe { sse::seal_layout::<NR>(key, h, &layout, aad, &mut a) };
+        let tag_b = unsafe { avx::seal_layout::<NR>(key, h, &layout, aad, &mut b) };
+        assert_eq!((tag_a, &a), (tag_b, &b), "layout seal, {} B, AAD {} B", msg.len(), aad.len());
+        let ea = unsafe { sse::open_layout::<NR>(key, h, &layout, aad, &mut a, &tag_a) };
+        let eb = unsafe { avx::open_layout::<NR>(key, h, &layout, aad, &mut b, &tag_b) };
+        assert_eq!((ea, &a), (eb, &b), "layout open, {} B, AAD {} B", msg.len(), aad.len());
+        assert_eq!((ea, a.as_slice()), (tag_a, msg), "the open undoes the seal");
     }
 }
