@@ -46,4 +46,36 @@ hyperfine -N --warmup 1 --runs "$((runs * 2))" --output=null --export-markdown n
     -n 'gcmsiv decrypt > /dev/null' "$gcmsiv decrypt -q -k g.key big.gcmsiv" \
     -n 'age -d > /dev/null' "age -d -i age.key big.age" \
     -n 'cat > /dev/null' "cat big.bin"
-cat encrypt-file.md decrypt-file.md null.md
+
+# Recipients (format version 2): ten of each kind, beside age 1.3 (needs age-keygen -pq,
+# from age 1.3 or later: go install filippo.io/age/cmd/...@v1.3.2).
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    "$gcmsiv" identity -o "gx$i.id" >>gx.txt
+    "$gcmsiv" identity --post-quantum -o "gq$i.id" >>gq.txt
+    age-keygen -o "ax$i.key" 2>/dev/null && sed -n 's/^# public key: //p' "ax$i.key" >>ax.txt
+    age-keygen -pq -o "aq$i.key" 2>/dev/null && sed -n 's/^# public key: //p' "aq$i.key" >>aq.txt
+done
+: >empty
+hyperfine -N --warmup 3 --runs "$((runs * 6))" --output=null --export-markdown recipients-fixed.md \
+    -n 'gcmsiv encrypt -k (empty)' "$gcmsiv encrypt -q -k g.key empty" \
+    -n 'gcmsiv encrypt -R 10 X25519 (empty)' "$gcmsiv encrypt -q -R gx.txt empty" \
+    -n 'gcmsiv encrypt -R 10 hybrid (empty)' "$gcmsiv encrypt -q -R gq.txt empty" \
+    -n 'age -R 10 X25519 (empty)' "age -R ax.txt empty" \
+    -n 'age -R 10 PQ (empty)' "age -R aq.txt empty"
+hyperfine -N --warmup 1 --runs "$runs" --output=null --export-markdown recipients-encrypt.md \
+    -n 'gcmsiv -k' "$gcmsiv encrypt -q -k g.key big.bin" \
+    -n 'gcmsiv -R 10 X25519' "$gcmsiv encrypt -q -R gx.txt big.bin" \
+    -n 'gcmsiv -R 10 hybrid' "$gcmsiv encrypt -q -R gq.txt big.bin" \
+    -n 'age -R 10 X25519' "age -R ax.txt big.bin" \
+    -n 'age -R 10 PQ' "age -R aq.txt big.bin"
+"$gcmsiv" encrypt -q -R gx.txt -o big.gx big.bin
+"$gcmsiv" encrypt -q -R gq.txt -o big.gq big.bin
+age -R ax.txt -o big.ax big.bin
+age -R aq.txt -o big.aq big.bin
+hyperfine -N --warmup 1 --runs "$runs" --output=null --export-markdown recipients-decrypt.md \
+    -n 'gcmsiv -k' "$gcmsiv decrypt -q -k g.key big.gcmsiv" \
+    -n 'gcmsiv -i (10th of 10 X25519)' "$gcmsiv decrypt -q -i gx10.id big.gx" \
+    -n 'gcmsiv -i (10th of 10 hybrid)' "$gcmsiv decrypt -q -i gq10.id big.gq" \
+    -n 'age -d -i (10th of 10 X25519)' "age -d -i ax10.key big.ax" \
+    -n 'age -d -i (10th of 10 PQ)' "age -d -i aq10.key big.aq"
+cat encrypt-file.md decrypt-file.md null.md recipients-fixed.md recipients-encrypt.md recipients-decrypt.md
