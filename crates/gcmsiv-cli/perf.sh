@@ -1,7 +1,8 @@
 #!/bin/sh
 # Times gcmsiv against age (X25519 recipient) and cat on a 1 GiB file, as reported in
-# docs/PERFORMANCE.md ("CLI (gcmsiv encrypt/decrypt)"). Needs hyperfine and age
-# (Debian: apt-get install hyperfine age) and 4 GiB free in DIR.
+# docs/PERFORMANCE.md ("CLI (gcmsiv encrypt/decrypt)", and "Recipients" for ten
+# recipients of each kind). Needs hyperfine and age (Debian: apt-get install hyperfine
+# age; age 1.3 or later for its -pq keys) and 8 GiB free in DIR.
 #   crates/gcmsiv-cli/perf.sh [DIR]     DIR: where the files go (default: a new folder in .)
 # Every file it makes is deleted at the end. RUNS (default 5) sets runs per command.
 set -eu
