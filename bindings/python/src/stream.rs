@@ -140,6 +140,8 @@ impl StreamSecret {
         match self.0 {
             Secret::Key(_) => "<gcmsiv secret: key>",
             Secret::Passphrase(_) => "<gcmsiv secret: passphrase>",
+            Secret::Recipients(_) => "<gcmsiv secret: recipients>",
+            Secret::Identities(_) => "<gcmsiv secret: identities>",
         }
     }
 }
