@@ -80,6 +80,9 @@ GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/test-python.sh
 step "files across languages: each of the tool, C, Go, Node.js, Java and Python reads every other's files, in order and by ranges, and fails alike on damage"
 python3 scripts/test-interop.py --python "$PWD/target/python-venv/bin/python"
 
+step "fuzzing: every fuzz target (Rust under AddressSanitizer, Go, Python) for 20 s after replaying its seeds; a crash fails (scripts/fuzz.sh --ci)"
+GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/fuzz.sh --ci
+
 step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository"
 scripts/test-packages.sh
 
