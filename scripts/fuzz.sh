@@ -2,7 +2,7 @@
 # Runs every fuzz target for a bounded time.
 #
 #   scripts/fuzz.sh [SECONDS]        every target and variant, SECONDS each (default 60)
-#   scripts/fuzz.sh --ci [SECONDS]   what scripts/test.sh runs (default 20 s each): one
+#   scripts/fuzz.sh --ci [SECONDS]   what scripts/test.sh runs (default 15 s each): one
 #                                    cheaper build of the Rust targets (below), and the
 #                                    Python harness on the package scripts/test-python.sh
 #                                    installed (GCMSIV_PYTHON_VENV names its environment)
@@ -41,7 +41,7 @@ if [ "${1:-}" = "--ci" ]; then
     ci=1
     shift
 fi
-secs=${1:-$([ "$ci" = 1 ] && echo 20 || echo 60)}
+secs=${1:-$([ "$ci" = 1 ] && echo 15 || echo 60)}
 
 step() { printf '\n== %s\n' "$*"; }
 # timed NAME LOG COMMAND...: runs COMMAND with its output in LOG; prints how long it
