@@ -2,8 +2,10 @@
 # Runs every fuzz target for a bounded time.
 #
 #   scripts/fuzz.sh [SECONDS]        every target and variant, SECONDS each (default 60)
-#   scripts/fuzz.sh --ci [SECONDS]   what scripts/test.sh runs (default 20 s each): the
-#                                    default-width build without aws-lc-rs
+#   scripts/fuzz.sh --ci [SECONDS]   what scripts/test.sh runs (default 15 s each): one
+#                                    cheaper build of the Rust targets (below), and the
+#                                    Python harness on the package scripts/test-python.sh
+#                                    installed (GCMSIV_PYTHON_VENV names its environment)
 #
 # The targets (SECURITY.md, "Fuzzing", says what each checks and how long they have run):
 # - fuzz/ (a cargo-fuzz project: libFuzzer, AddressSanitizer): aead_differential, our
@@ -15,6 +17,14 @@
 # - bindings/go: Go's native fuzzer on FuzzOpen (the Go binding's decrypt path).
 # - bindings/python/fuzz/fuzz_decrypt.py: atheris on the Python package's decrypt paths,
 #   the Rust extension built with SanitizerCoverage so libFuzzer sees its edges too.
+#
+# --ci trades depth for a build CI can afford (SECURITY.md, "Fuzzing", has the times):
+# the default width only, without aws-lc-rs (its C build), at opt-level 1 (half the
+# instrumented core's compile time), linked against the distribution's prebuilt libFuzzer
+# (libclang-rt-dev, which .ci/run installs) rather than compiling libFuzzer's C++; still
+# one build under AddressSanitizer with SanitizerCoverage for the three targets. Atheris
+# sees the Python code's coverage only there: the extension is the one the Python tests
+# built, without SanitizerCoverage (its Rust code is fuzzed by the Rust targets).
 #
 # A crash fails the script. Its input is left in fuzz/artifacts/TARGET/ (Rust),
 # bindings/go/testdata/fuzz/FuzzOpen/ (Go, which `go test` then replays) or
@@ -31,7 +41,7 @@ if [ "${1:-}" = "--ci" ]; then
     ci=1
     shift
 fi
-secs=${1:-$([ "$ci" = 1 ] && echo 20 || echo 60)}
+secs=${1:-$([ "$ci" = 1 ] && echo 15 || echo 60)}
 
 step() { printf '\n== %s\n' "$*"; }
 # timed NAME LOG COMMAND...: runs COMMAND with its output in LOG; prints how long it
@@ -70,23 +80,45 @@ if [ "$ci" = 0 ]; then
     case "$widths" in *"(512-bit)"*) variants+=(256) ;; esac
 fi
 
+# The target folder of a variant: --ci's build has its own flags, so its own folder.
+target_dir() {
+    if [ "$ci" = 1 ]; then echo fuzz/target/ci; else echo "fuzz/target/variant-$1"; fi
+}
+
+# The distribution's libFuzzer (libclang-rt-dev, any LLVM version: the interface that
+# SanitizerCoverage and libfuzzer-sys use is stable), the newest found.
+prebuilt_libfuzzer() {
+    find /usr/lib/llvm-*/lib/clang/*/lib/linux -name 'libclang_rt.fuzzer-x86_64.a' 2>/dev/null |
+        sort -V | tail -1
+}
+
 build_rust() {
-    local variant=$1 flags="" dir="fuzz/target/variant-$1"
+    local variant=$1 flags="" dir
+    dir=$(target_dir "$variant")
     [ "$variant" != default ] && flags="--cfg gcmsiv_max_width=\"$variant\""
     if [ "$ci" = 0 ]; then
         RUSTFLAGS="$flags" cargo +nightly fuzz build --fuzz-dir fuzz --target-dir "$dir" "${features[@]}"
     else
+        local libfuzzer
+        libfuzzer=$(prebuilt_libfuzzer)
+        if [ -n "$libfuzzer" ]; then
+            echo "fuzz: linking the prebuilt $libfuzzer"
+            export CUSTOM_LIBFUZZER_PATH=$libfuzzer
+        else
+            echo "fuzz: no prebuilt libFuzzer (libclang-rt-dev): libfuzzer-sys compiles it"
+        fi
         RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-sanitizer-coverage-stack-depth \
---cfg fuzzing -Zsanitizer=address -Ccodegen-units=1 $flags" \
+--cfg fuzzing -Zsanitizer=address -Ccodegen-units=1 -Copt-level=1 -Cdebug-assertions $flags" \
             cargo +nightly build --release --manifest-path fuzz/Cargo.toml --target "$host" \
             --target-dir "$dir" --bins "${features[@]}"
     fi
 }
 
 rust_target() {
-    local variant=$1 target=$2 dir="fuzz/target/variant-$1"
+    local variant=$1 target=$2 dir
+    dir=$(target_dir "$variant")
     mkdir -p "$dir/corpus/$target"
     local dict=()
     [ -f "fuzz/dict/$target.dict" ] && dict=(-dict="fuzz/dict/$target.dict")
@@ -106,7 +138,7 @@ for variant in "${variants[@]}"; do
     for target in "${targets[@]}"; do
         mkdir -p "fuzz/artifacts/$target"
         step "fuzz: $target ($variant width), $secs s"
-        timed "$target/$variant" "fuzz/target/variant-$variant/$target.log" rust_target "$variant" "$target"
+        timed "$target/$variant" "$(target_dir "$variant")/$target.log" rust_target "$variant" "$target"
     done
 done
 
@@ -121,24 +153,31 @@ mkdir -p target/fuzz-go
 step "fuzz: Python package, atheris, $secs s"
 PYTHON="${PYTHON:-python3}"
 work=target/fuzz-python
-venv=$work/venv
-if [ ! -x "$venv/bin/python" ]; then
-    "$PYTHON" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --upgrade pip
-fi
-"$venv/bin/python" -m pip install --quiet atheris cryptography
-# SanitizerCoverage in the extension: its edges and comparisons go to the libFuzzer
-# that atheris ships (preloaded below, so the extension's hooks resolve to it).
-# (A --target build: the flags reach the extension, not build scripts or proc macros.)
-CARGO_TARGET_DIR=$ROOT/$work/cargo CARGO_BUILD_TARGET=$host \
-    RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
+mkdir -p "$work/corpus"
+preload=()
+if [ "$ci" = 1 ] && [ -n "${GCMSIV_PYTHON_VENV:-}" ]; then
+    # The package as scripts/test-python.sh installed it (with pyca/cryptography).
+    venv=$GCMSIV_PYTHON_VENV
+    "$venv/bin/python" -m pip install --quiet atheris
+else
+    venv=$ROOT/$work/venv
+    if [ ! -x "$venv/bin/python" ]; then
+        "$PYTHON" -m venv "$venv"
+        "$venv/bin/python" -m pip install --quiet --upgrade pip
+    fi
+    "$venv/bin/python" -m pip install --quiet atheris cryptography
+    # SanitizerCoverage in the extension: its edges and comparisons go to the libFuzzer
+    # that atheris ships (preloaded below, so the extension's hooks resolve to it).
+    # (A --target build: the flags reach the extension, not build scripts or proc macros.)
+    CARGO_TARGET_DIR=$ROOT/$work/cargo CARGO_BUILD_TARGET=$host \
+        RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares" \
-    "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./bindings/python
-libfuzzer=$("$venv/bin/python" -c 'import atheris, pathlib; print(pathlib.Path(atheris.__file__).parent.parent / "ubsan_with_fuzzer.so")')
-mkdir -p "$work/corpus"
+        "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./bindings/python
+    preload=(LD_PRELOAD="$("$venv/bin/python" -c 'import atheris, pathlib; print(pathlib.Path(atheris.__file__).parent.parent / "ubsan_with_fuzzer.so")')")
+fi
 (cd "$work" && timed python/fuzz_decrypt fuzz_decrypt.log \
-    env LD_PRELOAD="$libfuzzer" venv/bin/python "$ROOT/bindings/python/fuzz/fuzz_decrypt.py" \
+    env "${preload[@]}" "$venv/bin/python" "$ROOT/bindings/python/fuzz/fuzz_decrypt.py" \
     corpus "$ROOT/bindings/python/fuzz/corpus" -max_total_time="$secs" -max_len=4096 -timeout=20 \
     -print_final_stats=1)
 

@@ -23,8 +23,13 @@ timed() {
 }
 
 step "miri: the core's unit tests on the portable backend (bitsliced AES, POLYVAL, the modes, limits)"
+# Skipped: the two unit tests that read the vector files (Miri's isolation), and the
+# CTR test over 48 starts and lengths, which derives the record keys for every block
+# and did not finish in 15 minutes under Miri (SECURITY.md, "Miri").
 timed cargo +nightly miri test -q -p gcmsiv --no-default-features --features std,force-portable --lib -- \
-    backend::soft siv:: gcm:: limits::
+    backend::soft siv:: gcm:: limits:: \
+    --skip rfc8452_intermediate_values_from_the_mode_steps --skip gcm_spec_intermediate_values \
+    --skip ctr32le_wraps_modulo_2_32_and_keeps_the_upper_96_bits
 
 step "miri: misuse and API tests of the core"
 timed cargo +nightly miri test -q -p gcmsiv --no-default-features --features std,force-portable \

@@ -2,10 +2,11 @@
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
 # tests, rustdoc, the C ABI from C, the Go, Node.js, Java and Python bindings'
-# tests, every package installed from outside the repository, and the
-# constant-time evidence. Needs Rust (rustfmt, clippy), a C compiler with
-# pkg-config, Go, Node.js with npm, a JDK 17+ with Maven, Python 3 with venv, and
-# valgrind.
+# tests, a bounded run of every fuzz target, every package installed from
+# outside the repository, and the constant-time evidence. Needs Rust (rustfmt,
+# clippy; rustup's nightly for the fuzz targets), a C compiler with pkg-config,
+# Go, Node.js with npm, a JDK 17+ with Maven, Python 3 with venv, valgrind, and
+# preferably LLVM's prebuilt libFuzzer (libclang-rt-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,6 +80,9 @@ GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/test-python.sh
 
 step "files across languages: each of the tool, C, Go, Node.js, Java and Python reads every other's files, in order and by ranges, and fails alike on damage"
 python3 scripts/test-interop.py --python "$PWD/target/python-venv/bin/python"
+
+step "fuzzing: every fuzz target (Rust under AddressSanitizer, Go, Python) for 15 s after replaying its seeds; a crash fails (scripts/fuzz.sh --ci 15)"
+GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/fuzz.sh --ci 15
 
 step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository"
 scripts/test-packages.sh
