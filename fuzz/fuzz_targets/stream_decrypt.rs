@@ -15,27 +15,45 @@
 //!   reports success.
 //!
 //! The first input byte chooses the piece size `OpenStream` is fed in; the rest
-//! is the file. The secret is the vectors' key file: passphrase-mode headers
-//! fail with the wrong key mode before Argon2id, so no input costs seconds.
+//! is the file. The secret is the vectors' key file for version 1 headers
+//! (passphrase-mode headers fail with the wrong key mode before Argon2id, so no
+//! input costs seconds), and the vectors' identities (X25519 and hybrid) for
+//! version 2 headers, so mutated stanzas reach HPKE.
 
 #![no_main]
 
 use std::io::{Cursor, Read};
 
-use gcmsiv_stream::{Decryptor, MasterKey, OpenStream, RandomAccess, Secret, SeekableDecryptor, decrypt};
+use gcmsiv_stream::{Decryptor, Identity, MasterKey, OpenStream, RandomAccess, Secret, SeekableDecryptor, decrypt};
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &str = include_str!("../../vectors/format/key.txt");
+const IDENTITIES: [&str; 2] =
+    [include_str!("../../vectors/format/alice.id"), include_str!("../../vectors/format/bob.pq.id")];
 
-/// The committed key-file vectors and their plaintexts.
-const KNOWN: [(&[u8], &[u8]); 4] = [
+/// The committed key-file and recipient vectors and their plaintexts.
+const KNOWN: [(&[u8], &[u8]); 8] = [
+    (include_bytes!("../../vectors/format/hello.to-x25519.gcmsiv"), include_bytes!("../../vectors/format/hello.txt")),
+    (include_bytes!("../../vectors/format/empty.to-x25519.gcmsiv"), include_bytes!("../../vectors/format/empty.txt")),
+    (include_bytes!("../../vectors/format/chunks.to-hybrid.gcmsiv"), include_bytes!("../../vectors/format/chunks.txt")),
+    (include_bytes!("../../vectors/format/exact.to-team-aes128.gcmsiv"), include_bytes!("../../vectors/format/exact.bin")),
     (include_bytes!("../../vectors/format/chunks.key-aes256.gcmsiv"), include_bytes!("../../vectors/format/chunks.txt")),
     (include_bytes!("../../vectors/format/exact.key-aes128.gcmsiv"), include_bytes!("../../vectors/format/exact.bin")),
     (include_bytes!("../../vectors/format/hello.key-aes128.gcmsiv"), include_bytes!("../../vectors/format/hello.txt")),
     (include_bytes!("../../vectors/format/empty.key-aes256.gcmsiv"), include_bytes!("../../vectors/format/empty.txt")),
 ];
 
-const HEADER_LEN: usize = gcmsiv_stream::format::HEADER_LEN;
+/// A header's length as it says (bounded by the format), or the whole input.
+fn header_len(file: &[u8]) -> usize {
+    let mut have = 0;
+    loop {
+        match gcmsiv_stream::Header::needed(&file[..have]) {
+            Ok(need) if need <= have => return have,
+            Ok(need) if need <= file.len() => have = need,
+            _ => return file.len(),
+        }
+    }
+}
 
 /// What an in-order reader released and whether it called the file whole.
 type Verdict = (Vec<u8>, bool);
@@ -68,7 +86,11 @@ fn pushed(file: &[u8], secret: &Secret, piece: usize) -> Verdict {
 
 fuzz_target!(|data: &[u8]| {
     let Some((&choice, file)) = data.split_first() else { return };
-    let secret = Secret::Key(MasterKey::from_key_file(KEY).expect("the vectors' key file"));
+    let secret = if file.get(6) == Some(&2) {
+        Secret::Identities(IDENTITIES.iter().flat_map(|text| Identity::parse_list(text).expect("the vectors' identities")).collect())
+    } else {
+        Secret::Key(MasterKey::from_key_file(KEY).expect("the vectors' key file"))
+    };
     let piece = [1, 7, 100, 1024, 5000, usize::MAX][usize::from(choice) % 6];
 
     let verdicts = [
@@ -89,7 +111,8 @@ fuzz_target!(|data: &[u8]| {
     }
     let (released, whole) = &verdicts[0];
 
-    if let Some((_, plaintext)) = KNOWN.iter().find(|(known, _)| file.len() >= HEADER_LEN && known[..HEADER_LEN] == file[..HEADER_LEN]) {
+    let head = header_len(file);
+    if let Some((_, plaintext)) = KNOWN.iter().find(|(known, _)| known.len() >= head && known[..head] == file[..head] && header_len(known) == head) {
         assert!(plaintext.starts_with(released), "released bytes that were never written");
         if *whole {
             assert_eq!(released, plaintext);
@@ -113,7 +136,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         assert!(!whole, "random access refused a whole file");
     }
-    if let Ok(mut access) = RandomAccess::new(&file[..file.len().min(HEADER_LEN)], file.len() as u64, &secret) {
+    if let Ok(mut access) = RandomAccess::new(&file[..head], file.len() as u64, &secret) {
         let (at, len) = access.final_chunk();
         if let Ok(total) = access.verify_final(&file[at as usize..(at + len) as usize]) {
             if let Some(span) = access.span(total / 3, total) {
