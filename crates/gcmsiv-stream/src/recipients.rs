@@ -185,15 +185,7 @@ impl Recipient {
     /// Parses a recipients file: one recipient a line; empty lines and lines
     /// starting with `#` are comments. The error names the line.
     pub fn parse_list(text: &str) -> Result<Vec<Self>, String> {
-        let mut recipients = Vec::new();
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            recipients.push(Recipient::parse(line).map_err(|why| format!("line {}: {why}", number + 1))?);
-        }
-        Ok(recipients)
+        parse_lines(text, Recipient::parse)
     }
 
     /// Reads a recipients file (at most [`RECIPIENTS_FILE_MAX`] bytes).
@@ -319,14 +311,7 @@ impl Identity {
     /// lines starting with `#`). At least one identity; the error names the line
     /// and never quotes it.
     pub fn parse_list(text: &str) -> Result<Vec<Self>, String> {
-        let mut identities = Vec::new();
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            identities.push(Identity::parse(line).map_err(|why| format!("line {}: {why}", number + 1))?);
-        }
+        let identities = parse_lines(text, Identity::parse)?;
         if identities.is_empty() {
             return Err("it holds no identity".into());
         }
@@ -386,6 +371,20 @@ impl fmt::Debug for Identity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Identity({}, ..)", self.kind)
     }
+}
+
+/// Parses every line of an identity or recipients file that is not a comment
+/// (empty, or starting with `#`); the error names the line, never quoting it.
+fn parse_lines<T>(text: &str, parse: fn(&str) -> Result<T, &'static str>) -> Result<Vec<T>, String> {
+    let mut items = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        items.push(parse(line).map_err(|why| format!("line {}: {why}", number + 1))?);
+    }
+    Ok(items)
 }
 
 /// Reads a small text file; errors never quote it.
