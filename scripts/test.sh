@@ -10,7 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's header says how long the run has taken so far (CI's budget is
+# minutes: the times show where they go).
+step() { printf '\n== [%dm%02ds] %s\n' "$((SECONDS / 60))" "$((SECONDS % 60))" "$*"; }
+trap 'printf "\n== [%dm%02ds] done\n" "$((SECONDS / 60))" "$((SECONDS % 60))"' EXIT
 
 step "formatting"
 cargo fmt --all -- --check
