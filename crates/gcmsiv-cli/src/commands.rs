@@ -318,7 +318,7 @@ fn read_identities(path: &Path) -> Result<Vec<Identity>, Failure> {
     let mut bytes = Zeroizing::new(Vec::with_capacity(4096));
     if path == Path::new("-") {
         io::stdin()
-            .take(recipients_limit())
+            .take(IDENTITY_READ_LIMIT)
             .read_to_end(&mut bytes)
             .map_err(|e| Failure::usage(format!("cannot read standard input: {}", io_reason(&e))))?;
     } else {
@@ -330,7 +330,7 @@ fn read_identities(path: &Path) -> Result<Vec<Identity>, Failure> {
                 path.display()
             );
         }
-        file.take(recipients_limit())
+        file.take(IDENTITY_READ_LIMIT)
             .read_to_end(&mut bytes)
             .map_err(|e| Failure::io("cannot read identity file", path, e))?;
     }
@@ -341,9 +341,8 @@ fn read_identities(path: &Path) -> Result<Vec<Identity>, Failure> {
     Identity::parse_list(text).map_err(not_identity)
 }
 
-fn recipients_limit() -> u64 {
-    gcmsiv_stream::recipients::IDENTITY_FILE_MAX + 1
-}
+/// Bytes read of an identity file: one more than it may hold, so that a larger one is seen.
+const IDENTITY_READ_LIMIT: u64 = gcmsiv_stream::recipients::IDENTITY_FILE_MAX + 1;
 
 /// How messages name the input and the output.
 struct Names {
