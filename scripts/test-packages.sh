@@ -46,12 +46,22 @@ python3 scripts/version.py
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rm -rf "$dist" && mkdir -p "$dist"
 
-# A PATH with no Rust toolchain on it, for the installs that must not need one.
-norust=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
-    [ -n "$d" ] && [ ! -x "$d/cargo" ] && [ ! -x "$d/rustc" ] && printf '%s:' "$d"
-done)
-norust=${norust%:}
-PATH="$norust" command -v cargo > /dev/null && { echo "cannot hide cargo from the PATH" >&2; exit 1; }
+# A PATH with no Rust toolchain on it, for the installs that must not need one:
+# a directory of stand-ins for cargo, rustc, rustdoc and rustup, first on the
+# PATH, each failing loudly. Dropping the directories that hold cargo instead
+# would drop /usr/bin wherever the distribution's cargo lives there (Debian's
+# rustc-web and cargo-web, which the cross-architecture builds use), and with
+# it cmp, cc and python3.
+mkdir -p "$work/no-rust-bin"
+for tool in cargo rustc rustdoc rustup; do
+    printf '#!/bin/sh\necho "%s: hidden by scripts/test-packages.sh (this install must not need Rust)" >&2\nexit 127\n' \
+        "$tool" > "$work/no-rust-bin/$tool"
+    chmod +x "$work/no-rust-bin/$tool"
+done
+norust="$work/no-rust-bin:$PATH"
+PATH="$norust" cargo --version > /dev/null 2>&1 && { echo "cannot hide cargo from the PATH" >&2; exit 1; }
+# (The same for the variables a build would take a toolchain from.)
+unset CARGO RUSTC RUSTDOC RUSTC_WRAPPER
 
 # The vector every package runs: the first of RFC 8452's AES-256 ones with
 # both associated data and plaintext.
