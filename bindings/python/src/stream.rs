@@ -140,7 +140,7 @@ impl StreamSecret {
         match self.0 {
             Secret::Key(_) => "<gcmsiv secret: key>",
             Secret::Passphrase(_) => "<gcmsiv secret: passphrase>",
-            Secret::Recipients(_) => "<gcmsiv secret: recipients>",
+            Secret::Recipients(_) | Secret::MixedRecipients(_) => "<gcmsiv secret: recipients>",
             Secret::Identities(_) => "<gcmsiv secret: identities>",
         }
     }

@@ -232,6 +232,10 @@ pub struct EncryptArgs {
     #[arg(short = 'R', long, value_name = "FILE",
           conflicts_with_all = ["key_file", "passphrase", "passphrase_env", "passphrase_file", "passphrase_fd"])]
     pub recipients_file: Vec<PathBuf>,
+    /// Allow post-quantum (gcmsivpq1...) and X25519 (gcmsiv1...) recipients in
+    /// one file, which is then only as safe as X25519 against a quantum computer
+    #[arg(long)]
+    pub allow_mixed_recipients: bool,
     #[command(flatten)]
     pub common: Common,
     /// Write ASCII armor (PEM-style Base64) instead of binary

@@ -121,7 +121,20 @@ pub fn encrypt(args: EncryptArgs) -> Result<(), Failure> {
     let secret = match &args.secret.key_file {
         Some(path) => Secret::Key(read_key_file(path)?),
         None if to_recipients || !args.secret.identity.is_empty() => {
-            Secret::Recipients(collect_recipients(&args)?)
+            let recipients = collect_recipients(&args)?;
+            let kinds = |kind| recipients.iter().any(|r: &Recipient| r.kind() == kind);
+            let mixed = kinds(RecipientKind::X25519) && kinds(RecipientKind::Hybrid);
+            match (mixed, args.allow_mixed_recipients) {
+                (true, false) => {
+                    return Err(Failure::usage(
+                        "post-quantum (gcmsivpq1...) and X25519 (gcmsiv1...) recipients in one file: it \
+                         would be only as safe as X25519 against a quantum computer; use one kind \
+                         (--allow-mixed-recipients to write it anyway)",
+                    ));
+                }
+                (true, true) => Secret::MixedRecipients(recipients),
+                (false, _) => Secret::Recipients(recipients),
+            }
         }
         None => {
             let cost = args.argon2_cost();

@@ -92,9 +92,13 @@ fn every_kind_and_mix_of_recipients_round_trips() {
     let cases: Vec<(Vec<&str>, Vec<&PathBuf>)> = vec![
         (vec!["-r", &alice_r], vec![&alice]),
         (vec!["-r", &bob_r], vec![&bob]),
-        (vec!["-r", &alice_r, "-r", &bob_r], vec![&alice, &bob]),
-        (vec!["-R", list], vec![&bob, &carol]),
-        (vec!["-r", &alice_r, "-R", list, "--algorithm", "aes128"], vec![&alice, &bob, &carol]),
+        (vec!["-r", &alice_r, "-r", &bob_r, "--allow-mixed-recipients"], vec![&alice, &bob]),
+        (vec!["-R", list, "--allow-mixed-recipients"], vec![&bob, &carol]),
+        (vec!["-r", &alice_r, "-r", &carol_r], vec![&alice, &carol]),
+        (
+            vec!["-r", &alice_r, "-R", list, "--algorithm", "aes128", "--allow-mixed-recipients"],
+            vec![&alice, &bob, &carol],
+        ),
         (vec!["-i", alice.to_str().unwrap()], vec![&alice]),
     ];
     for (args, openers) in cases {
@@ -121,8 +125,9 @@ fn headers_that_were_tampered_with_fail_with_nothing_written() {
     let (alice, alice_r) = identity(&scratch, "alice.id", false);
     let (bob, bob_r) = identity(&scratch, "bob.id", true);
     let plain = data(5000);
-    let sealed = scratch.encrypt_to(&plain, &["-r", &alice_r, "-r", &bob_r]);
-    let other = scratch.encrypt_to(&plain, &["-r", &alice_r, "-r", &bob_r]);
+    let both = ["-r", &alice_r, "-r", &bob_r, "--allow-mixed-recipients"];
+    let sealed = scratch.encrypt_to(&plain, &both);
+    let other = scratch.encrypt_to(&plain, &both);
     let (x, pq) = (81, 1169);
     let rejected = |bad: Vec<u8>, message: &str| {
         for id in [&alice, &bob] {
@@ -333,5 +338,67 @@ fn armored_and_binary_files_decrypt_to_the_same_bytes() {
         let (out, written) = decrypt_with(&scratch, text.as_bytes(), &[&alice]);
         assert_fails(&out, 1, "malformed armor");
         assert!(written.is_none(), "{what}");
+    }
+}
+
+/// Recipient strings that decode but are no usable key: X25519 points of small
+/// order (u = 0 and u = 1; for them Diffie-Hellman gives all zeros whatever the
+/// ephemeral key). Encryption used to panic inside HPKE; now it stops with a
+/// usage error before anything is written.
+#[test]
+fn small_order_recipients_are_refused_with_an_error() {
+    let scratch = Scratch::new();
+    let (_, alice_r) = identity(&scratch, "alice.id", false);
+    let hrp = bech32::Hrp::parse("gcmsiv").unwrap();
+    let mut one = [0u8; 32];
+    one[0] = 1;
+    for point in [[0u8; 32], one] {
+        let text = bech32::encode_lower::<bech32::Bech32>(hrp, &point).unwrap();
+        for args in [vec!["-r", text.as_str()], vec!["-r", &alice_r, "-r", text.as_str()]] {
+            let input = scratch.write("plain.in", b"secret");
+            let output = scratch.path("sealed.out");
+            let mut cmd = gcmsiv();
+            cmd.arg("encrypt").args(&args).arg("-q").arg("-o").arg(&output).arg(&input);
+            let out = run(cmd);
+            assert_fails(&out, 2, "not a valid public key");
+            assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+            assert!(!output.exists());
+        }
+        // The same key in a recipients file.
+        let list = scratch.write("bad.recipients", format!("{text}\n").as_bytes());
+        let input = scratch.write("plain.in", b"secret");
+        let output = scratch.path("sealed.out");
+        let mut cmd = gcmsiv();
+        cmd.arg("encrypt").arg("-R").arg(&list).arg("-q").arg("-o").arg(&output).arg(&input);
+        let out = run(cmd);
+        assert_fails(&out, 2, "line 1");
+        assert!(!output.exists());
+    }
+}
+
+/// Post-quantum and X25519 recipients in one file are refused unless the user
+/// asks for it by name: the file key would be only as safe as X25519.
+#[test]
+fn mixing_post_quantum_and_x25519_recipients_needs_the_option() {
+    let scratch = Scratch::new();
+    let (_, alice_r) = identity(&scratch, "alice.id", false);
+    let (bob, bob_r) = identity(&scratch, "bob.id", true);
+    let list = scratch.write("team.txt", format!("{alice_r}\n{bob_r}\n").as_bytes());
+    let bob_file = bob.to_str().unwrap();
+    for args in [
+        vec!["-r", &alice_r, "-r", &bob_r],
+        vec!["-R", list.to_str().unwrap()],
+        vec!["-r", &alice_r, "-i", bob_file],
+    ] {
+        let input = scratch.write("plain.in", b"secret");
+        let output = scratch.path("sealed.out");
+        let mut cmd = gcmsiv();
+        cmd.arg("encrypt").args(&args).arg("-q").arg("-o").arg(&output).arg(&input);
+        let out = run(cmd);
+        assert_fails(&out, 2, "--allow-mixed-recipients");
+        assert!(!output.exists(), "{args:?}");
+        let mut with = args.clone();
+        with.push("--allow-mixed-recipients");
+        scratch.encrypt_to(b"secret", &with);
     }
 }

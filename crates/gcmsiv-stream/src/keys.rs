@@ -145,6 +145,10 @@ fn hex_value(digit: u8) -> Option<u8> {
     }
 }
 
+/// Why [`Secret::Recipients`] refuses recipients of both kinds.
+const MIXED_KINDS: &str = "post-quantum (gcmsivpq1...) and X25519 (gcmsiv1...) recipients in one file: \
+     it would be only as safe as X25519 against a quantum computer; use one kind, or mix them knowingly";
+
 /// How the user gives the secret a file is encrypted to.
 #[derive(Clone)]
 pub enum Secret {
@@ -153,8 +157,15 @@ pub enum Secret {
     /// A passphrase, stretched with Argon2id (its UTF-8 bytes, for a string).
     Passphrase(Zeroizing<Vec<u8>>),
     /// Public-key recipients, for writing (format version 2): 1 to 256 of
-    /// them, of either kind. They cannot decrypt.
+    /// them, all of one kind. They cannot decrypt. Post-quantum (hybrid) and
+    /// X25519 recipients together are refused (as age refuses them): the one
+    /// file key is wrapped to each, so such a file is only as safe as X25519
+    /// against a quantum computer, and the hybrid stanzas buy nothing.
     Recipients(Vec<Recipient>),
+    /// Recipients of both kinds, knowingly: the file is only as safe as its
+    /// X25519 stanzas against a future quantum computer (docs/FORMAT.md,
+    /// "Mixed recipients").
+    MixedRecipients(Vec<Recipient>),
     /// Identities (private keys), for reading files encrypted to their
     /// recipients; a writer given identities encrypts to their recipients.
     Identities(Vec<Identity>),
@@ -200,7 +211,7 @@ impl Secret {
                 }
                 Err(DecodeError::NoIdentityMatched.into())
             }
-            (Secret::Recipients(_), _) => {
+            (Secret::Recipients(_) | Secret::MixedRecipients(_), _) => {
                 Err(Error::Invalid("a recipient (public key) cannot decrypt: give its identity"))
             }
             (Secret::Key(_) | Secret::Passphrase(_), KeyMode::Recipients) => {
@@ -221,13 +232,17 @@ impl Secret {
     /// [`Secret::file_keys`] does; for recipients, from a fresh random file key,
     /// wrapped to each of them into `header`'s stanzas (in the order given).
     pub(crate) fn new_file_keys(&self, header: &mut Header) -> Result<FileKeys, Error> {
-        let recipients: Vec<Recipient> = match self {
-            Secret::Recipients(recipients) => recipients.clone(),
-            Secret::Identities(identities) => identities.iter().map(Identity::recipient).collect(),
+        let (recipients, mixing_allowed): (Vec<Recipient>, bool) = match self {
+            Secret::Recipients(recipients) => (recipients.clone(), false),
+            Secret::MixedRecipients(recipients) => (recipients.clone(), true),
+            Secret::Identities(identities) => (identities.iter().map(Identity::recipient).collect(), false),
             _ => return self.file_keys(header),
         };
         if recipients.is_empty() || recipients.len() > MAX_STANZAS {
             return Err(Error::Invalid("a file is encrypted to 1 to 256 recipients"));
+        }
+        if !mixing_allowed && recipients.iter().any(|r| r.kind() != recipients[0].kind()) {
+            return Err(Error::Invalid(MIXED_KINDS));
         }
         let mut file_key = Zeroizing::new([0u8; FILE_KEY_LEN]);
         getrandom::fill(file_key.as_mut_slice()).map_err(|_| Error::Random)?;
@@ -245,7 +260,7 @@ impl Secret {
         match self {
             Secret::Key(_) => KeyMode::KeyFile,
             Secret::Passphrase(_) => KeyMode::Passphrase(cost),
-            Secret::Recipients(_) | Secret::Identities(_) => KeyMode::Recipients,
+            Secret::Recipients(_) | Secret::MixedRecipients(_) | Secret::Identities(_) => KeyMode::Recipients,
         }
     }
 }
@@ -262,6 +277,7 @@ impl fmt::Debug for Secret {
             Secret::Key(_) => f.write_str("Secret::Key(..)"),
             Secret::Passphrase(_) => f.write_str("Secret::Passphrase(..)"),
             Secret::Recipients(list) => f.debug_tuple("Secret::Recipients").field(list).finish(),
+            Secret::MixedRecipients(list) => f.debug_tuple("Secret::MixedRecipients").field(list).finish(),
             Secret::Identities(list) => write!(f, "Secret::Identities({} identities, ..)", list.len()),
         }
     }

@@ -171,15 +171,19 @@ impl Recipient {
         if bytes.len() != kind.public_len() {
             return Err("the recipient's key has the wrong length");
         }
-        // Check that the KEM accepts the key now, not when a file is written.
-        let ok = match kind {
-            RecipientKind::X25519 => <X25519HkdfSha256 as Kem>::PublicKey::from_bytes(&bytes).is_ok(),
-            RecipientKind::Hybrid => <XWing as Kem>::PublicKey::from_bytes(&bytes).is_ok(),
-        };
-        if !ok {
-            return Err("the recipient's key is not a valid public key");
-        }
-        Ok(Recipient { kind, public: bytes.to_vec() })
+        let recipient = Recipient { kind, public: bytes.to_vec() };
+        // Check that the KEM accepts the key now, not when a file is written:
+        // one trial encapsulation. Every 32 bytes decode as an X25519 point,
+        // but for a point of small order (u = 0, 1, ...) the Diffie-Hellman
+        // output is all zeros whatever the ephemeral scalar (clamping makes
+        // it a multiple of the cofactor), and HPKE refuses it (RFC 9180
+        // section 7.1.4): so a fixed ephemeral key finds every such point,
+        // and the trial's output is thrown away.
+        let mut trial = Vec::with_capacity(kind.stanza_len());
+        recipient
+            .wrap_with(&[0; FILE_KEY_LEN], b"", &mut Prefetched::fixed(), &mut trial)
+            .map_err(|_| "the recipient's key is not a valid public key (a point of small order?)")?;
+        Ok(recipient)
     }
 
     /// Parses a recipients file: one recipient a line; empty lines and lines
@@ -198,22 +202,39 @@ impl Recipient {
     /// wrapped key), with `aad` (the header's fixed fields) as HPKE's
     /// associated data.
     pub(crate) fn wrap(&self, file_key: &[u8; FILE_KEY_LEN], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut rng = Prefetched::new()?;
         let mut stanza = Vec::with_capacity(self.kind.stanza_len());
-        stanza.push(self.kind.id());
-        match self.kind {
-            RecipientKind::X25519 => {
-                seal::<X25519HkdfSha256>(&self.public, file_key, aad, &mut rng, &mut stanza)
-            }
-            RecipientKind::Hybrid => seal::<XWing>(&self.public, file_key, aad, &mut rng, &mut stanza),
-        }
+        // A key that `parse` accepted encapsulates; should HPKE refuse one
+        // anyway, the caller gets an error, not a panic.
+        self.wrap_with(file_key, aad, &mut Prefetched::new()?, &mut stanza)
+            .map_err(|_| Error::Recipients(format!("{self}: the key is not a valid public key")))?;
         debug_assert_eq!(stanza.len(), self.kind.stanza_len());
         Ok(stanza)
     }
+
+    /// Appends the stanza to `out`, with the encapsulation's randomness from `rng`.
+    fn wrap_with(
+        &self,
+        file_key: &[u8; FILE_KEY_LEN],
+        aad: &[u8],
+        rng: &mut Prefetched,
+        out: &mut Vec<u8>,
+    ) -> Result<(), hpke::HpkeError> {
+        out.push(self.kind.id());
+        match self.kind {
+            RecipientKind::X25519 => seal::<X25519HkdfSha256>(&self.public, file_key, aad, rng, out),
+            RecipientKind::Hybrid => seal::<XWing>(&self.public, file_key, aad, rng, out),
+        }
+    }
 }
 
-fn seal<K: Kem>(public: &[u8], file_key: &[u8], aad: &[u8], rng: &mut Prefetched, out: &mut Vec<u8>) {
-    let public = K::PublicKey::from_bytes(public).expect("internal error: the key was checked when parsed");
+fn seal<K: Kem>(
+    public: &[u8],
+    file_key: &[u8],
+    aad: &[u8],
+    rng: &mut Prefetched,
+    out: &mut Vec<u8>,
+) -> Result<(), hpke::HpkeError> {
+    let public = K::PublicKey::from_bytes(public)?;
     let (enc, wrapped) = hpke::single_shot_seal_with_rng::<ChaCha20Poly1305, HkdfSha256, K>(
         &OpModeS::Base,
         &public,
@@ -221,10 +242,10 @@ fn seal<K: Kem>(public: &[u8], file_key: &[u8], aad: &[u8], rng: &mut Prefetched
         file_key,
         aad,
         rng,
-    )
-    .expect("internal error: HPKE seal of 32 bytes to a checked key");
+    )?;
     out.extend_from_slice(&enc.to_bytes());
     out.extend_from_slice(&wrapped);
+    Ok(())
 }
 
 impl fmt::Display for Recipient {
@@ -417,6 +438,12 @@ impl Prefetched {
         getrandom::fill(bytes.as_mut_slice()).map_err(|_| Error::Random)?;
         Ok(Prefetched { bytes, used: 0 })
     }
+
+    /// Fixed bytes, for the trial encapsulation that checks a key when it is
+    /// parsed (whose output nobody sees).
+    fn fixed() -> Self {
+        Prefetched { bytes: Zeroizing::new([0x5a; 64]), used: 0 }
+    }
 }
 
 impl TryRng for Prefetched {
@@ -499,6 +526,47 @@ mod tests {
         let at = bytes.len() / 2;
         bytes[at] = if bytes[at] == b'q' { b'p' } else { b'q' };
         assert!(Recipient::parse(std::str::from_utf8(&bytes).unwrap()).is_err());
+    }
+
+    /// The X25519 points of small order (the u-coordinates of curve25519's
+    /// eight-torsion points that fit in 32 bytes, and their non-canonical
+    /// twins above p): each decodes, and each is refused when parsed, so
+    /// that no writer ever reaches HPKE with one.
+    #[test]
+    fn x25519_points_of_small_order_are_refused() {
+        // p = 2^255 - 19 is ed ff .. ff 7f, little-endian.
+        let near_p = |low: u8| {
+            let mut u = [0xff; 32];
+            u[0] = low;
+            u[31] = 0x7f;
+            u
+        };
+        let mut one = [0u8; 32];
+        one[0] = 1;
+        let small = [
+            [0u8; 32],
+            one,
+            // The two points of order 8.
+            hex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"),
+            hex("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157"),
+            // p and p + 1: 0 and 1 again, unreduced.
+            near_p(0xed),
+            near_p(0xee),
+        ];
+        let hrp = Hrp::parse("gcmsiv").unwrap();
+        for point in small {
+            let text = encode_lower::<Bech32Long>(hrp, &point).unwrap();
+            assert_eq!(bech32_decode(&text).unwrap().1.as_slice(), point, "decodes");
+            let err = Recipient::parse(&text).unwrap_err();
+            assert!(err.contains("not a valid public key"), "{err}");
+        }
+        // A good key still parses after the trial encapsulation.
+        let good = Identity::generate(RecipientKind::X25519).unwrap().recipient();
+        assert_eq!(Recipient::parse(&good.to_string()).unwrap(), good);
+    }
+
+    fn hex(text: &str) -> [u8; 32] {
+        core::array::from_fn(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
     }
 
     #[test]

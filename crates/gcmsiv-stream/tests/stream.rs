@@ -549,7 +549,16 @@ fn files_to_recipients_read_through_every_reader() {
     let x = Identity::generate(RecipientKind::X25519).unwrap();
     let pq = Identity::generate(RecipientKind::Hybrid).unwrap();
     let stranger = Identity::generate(RecipientKind::X25519).unwrap();
-    let to = Secret::Recipients(vec![x.recipient(), pq.recipient()]);
+    // Both kinds in one file: only when asked for by name.
+    let both = vec![x.recipient(), pq.recipient()];
+    let refused = encrypt(&mut &b"hi"[..], Vec::new(), &Secret::Recipients(both.clone()), &options());
+    assert!(matches!(&refused, Err(Error::Invalid(why)) if why.contains("quantum")), "{refused:?}");
+    let mixed_identities = Secret::Identities(vec![x.clone(), pq.clone()]);
+    assert!(matches!(
+        encrypt(&mut &b"hi"[..], Vec::new(), &mixed_identities, &options()),
+        Err(Error::Invalid(_))
+    ));
+    let to = Secret::MixedRecipients(both);
     for len in [0, 1, C, 3 * C + 17] {
         let plaintext = pattern(len);
         let file = encrypt(&mut &plaintext[..], Vec::new(), &to, &options()).unwrap().0;
