@@ -58,6 +58,9 @@ extern "C" {
 #define GCMSIV_BACKEND_PORTABLE 1    /* constant-time portable code, always available */
 #define GCMSIV_BACKEND_AESNI_CLMUL 2 /* x86-64 AES-NI and PCLMULQDQ */
 #define GCMSIV_BACKEND_AESNI_VAES 3  /* and VAES, VPCLMULQDQ, AVX2 */
+#define GCMSIV_BACKEND_ARMV8_AES_PMULL 4 /* AArch64 AES and PMULL (ARMv8 Crypto) */
+/* The list, for bindings: gcmsiv_backend_count(), gcmsiv_backend_name(n),
+ * gcmsiv_backend_bits(n) for n from 1. */
 
 /* Status codes. */
 #define GCMSIV_OK 0
@@ -95,6 +98,9 @@ size_t gcmsiv_npubbytes(int algorithm);         /* 12 (AES-GCM also takes other 
 size_t gcmsiv_abytes(void);                     /* 16: the default tag length */
 uint64_t gcmsiv_messagebytes_max(int algorithm); /* longest plaintext of one message */
 int gcmsiv_backend_available(int backend);      /* 1 or 0 */
+int gcmsiv_backend_count(void);                 /* backends numbered 1 to this */
+const char *gcmsiv_backend_name(int backend);   /* "portable", ...; "" if unknown */
+int gcmsiv_backend_bits(int backend);           /* its registers here; 0 if unknown */
 const char *gcmsiv_version(void);
 const char *gcmsiv_strerror(int status);
 

@@ -201,13 +201,7 @@ pub unsafe extern "C" fn gcmsiv_key_tag_bytes(key: *const GcmsivKey) -> usize {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_key_backend(key: *const GcmsivKey) -> *const c_char {
     // SAFETY: the caller's contract.
-    let name = match unsafe { key_ref(key) }.map(|k| k.cipher.backend()) {
-        Ok(Backend::Portable) => "portable\0",
-        Ok(Backend::AesNiClmul) => "aesni-clmul\0",
-        Ok(Backend::AesNiVaes) => "aesni-vaes\0",
-        _ => "\0",
-    };
-    name.as_ptr().cast()
+    unsafe { key_ref(key) }.map_or(c"".as_ptr(), |k| crate::sizes::backend_c_name(k.cipher.backend()))
 }
 
 /// The widest vector registers a key's backend uses on this CPU (64 for the

@@ -67,9 +67,10 @@ pub use random::{
 };
 pub use sizes::{
     GCMSIV_AES_128_GCM, GCMSIV_AES_128_GCM_SIV, GCMSIV_AES_256_GCM, GCMSIV_AES_256_GCM_SIV,
-    GCMSIV_BACKEND_AESNI_CLMUL, GCMSIV_BACKEND_AESNI_VAES, GCMSIV_BACKEND_AUTO, GCMSIV_BACKEND_PORTABLE,
-    gcmsiv_abytes, gcmsiv_backend_available, gcmsiv_keybytes, gcmsiv_messagebytes_max, gcmsiv_npubbytes,
-    gcmsiv_strerror, gcmsiv_version,
+    GCMSIV_BACKEND_AESNI_CLMUL, GCMSIV_BACKEND_AESNI_VAES, GCMSIV_BACKEND_ARMV8_AES_PMULL,
+    GCMSIV_BACKEND_AUTO, GCMSIV_BACKEND_PORTABLE, gcmsiv_abytes, gcmsiv_backend_available,
+    gcmsiv_backend_bits, gcmsiv_backend_count, gcmsiv_backend_name, gcmsiv_keybytes, gcmsiv_messagebytes_max,
+    gcmsiv_npubbytes, gcmsiv_strerror, gcmsiv_version,
 };
 pub use stream::{
     GcmsivDecryptor, GcmsivEncryptor, GcmsivReader, GcmsivSecret, gcmsiv_decryptor_drain,

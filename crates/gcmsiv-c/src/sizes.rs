@@ -24,6 +24,7 @@ pub const GCMSIV_BACKEND_AUTO: c_int = 0;
 pub const GCMSIV_BACKEND_PORTABLE: c_int = 1;
 pub const GCMSIV_BACKEND_AESNI_CLMUL: c_int = 2;
 pub const GCMSIV_BACKEND_AESNI_VAES: c_int = 3;
+pub const GCMSIV_BACKEND_ARMV8_AES_PMULL: c_int = 4;
 
 /// Every tag this library makes is at most this long (AES-GCM keys may be
 /// made for 12- to 15-byte tags; AES-GCM-SIV's are always 16).
@@ -84,6 +85,41 @@ pub extern "C" fn gcmsiv_messagebytes_max(algorithm: c_int) -> u64 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gcmsiv_backend_available(backend: c_int) -> c_int {
     backend_from(backend).map_or(0, |b| c_int::from(b.if_supported().is_some()))
+}
+
+/// How many backends this library knows (numbered 1 to this; 0 is `AUTO`),
+/// on any CPU: bindings list them from here rather than spell them out.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_backend_count() -> c_int {
+    Backend::ALL.len() as c_int
+}
+
+/// Backend `backend`'s name (`"portable"`, `"aesni-clmul"`, ...; for `AUTO`,
+/// the one it picks here), a static NUL-terminated string; `""` for an
+/// unknown number.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_backend_name(backend: c_int) -> *const c_char {
+    backend_from(backend).map_or(c"".as_ptr(), backend_c_name)
+}
+
+/// The widest registers `backend` uses on this CPU (64, 128, 256 or 512);
+/// 0 for an unknown number.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_backend_bits(backend: c_int) -> c_int {
+    backend_from(backend).map_or(0, |b| b.register_bits() as c_int)
+}
+
+/// A backend's name as a static C string: made once from the core's names.
+pub(crate) fn backend_c_name(backend: Backend) -> *const c_char {
+    static NAMES: std::sync::OnceLock<Vec<std::ffi::CString>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        Backend::ALL
+            .iter()
+            .map(|b| std::ffi::CString::new(b.name()).expect("internal error: a name without NUL"))
+            .collect()
+    });
+    let index = gcmsiv_glue::backend_number(backend) as usize - 1;
+    names[index].as_ptr()
 }
 
 /// The library's version, a static NUL-terminated string.

@@ -196,6 +196,7 @@ fn code_of(backend: Backend) -> i32 {
         Backend::Portable => GCMSIV_BACKEND_PORTABLE,
         Backend::AesNiClmul => GCMSIV_BACKEND_AESNI_CLMUL,
         Backend::AesNiVaes => GCMSIV_BACKEND_AESNI_VAES,
+        Backend::Armv8AesPmull => GCMSIV_BACKEND_ARMV8_AES_PMULL,
         _ => panic!("a backend the ABI does not know"),
     }
 }
@@ -573,6 +574,18 @@ fn sizes_and_names() {
         assert_eq!(text(unsafe { gcmsiv_key_backend(k.0) }), backend.name());
         assert_eq!(unsafe { gcmsiv_key_backend_bits(k.0) } as u32, backend.register_bits());
         assert_eq!(gcmsiv_backend_available(code_of(backend)), 1);
+    }
+    // The list bindings read: every backend the core knows, by number, name and width.
+    assert_eq!(gcmsiv_backend_count() as usize, Backend::ALL.len());
+    for (number, backend) in (1..).zip(Backend::ALL) {
+        assert_eq!(code_of(backend), number);
+        assert_eq!(text(gcmsiv_backend_name(number)), backend.name());
+        assert_eq!(gcmsiv_backend_bits(number) as u32, backend.register_bits());
+        assert_eq!(gcmsiv_backend_available(number), i32::from(backend.if_supported().is_some()));
+    }
+    assert_eq!(text(gcmsiv_backend_name(GCMSIV_BACKEND_AUTO)), Backend::select().name());
+    for unknown in [-1, gcmsiv_backend_count() + 1] {
+        assert_eq!((text(gcmsiv_backend_name(unknown)), gcmsiv_backend_bits(unknown)), (String::new(), 0));
     }
     for code in 0..=12 {
         assert_ne!(text(gcmsiv_strerror(-code)), "unknown status code");

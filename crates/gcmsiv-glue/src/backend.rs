@@ -4,26 +4,30 @@
 
 use gcmsiv::Backend;
 
-/// The core's backends, in the order of their numbers (1 to 3; 0 is `auto`):
-/// the C header's `GCMSIV_BACKEND_*`, and Java's `Backend` enum.
-const NUMBERED: [Backend; 3] = [Backend::Portable, Backend::AesNiClmul, Backend::AesNiVaes];
-
-/// `"auto"` or a backend's name (`"portable"`, `"aesni-clmul"`,
-/// `"aesni-vaes"`, as [`Backend::name`]); `None` for any other.
+/// `"auto"` or a backend's name (`"portable"`, `"aesni-clmul"`, ..., as
+/// [`Backend::name`]); `None` for any other.
 pub fn backend_named(name: &str) -> Option<Backend> {
     match name {
         "auto" => Some(Backend::select()),
-        _ => NUMBERED.into_iter().find(|b| b.name() == name),
+        _ => Backend::from_name(name),
     }
 }
 
-/// 0 for `auto`, else a backend's number (see `NUMBERED`); `None` for any
-/// other.
+/// 0 for `auto`, else a backend's number: its place in [`Backend::ALL`],
+/// from 1 (the C header's `GCMSIV_BACKEND_*`, Java's `Backend` enum);
+/// `None` for any other.
 pub fn backend_numbered(number: i32) -> Option<Backend> {
     match number {
         0 => Some(Backend::select()),
-        _ => NUMBERED.get(usize::try_from(number).ok()?.checked_sub(1)?).copied(),
+        _ => Backend::ALL.get(usize::try_from(number).ok()?.checked_sub(1)?).copied(),
     }
+}
+
+/// A backend's number (see [`backend_numbered`]).
+pub fn backend_number(backend: Backend) -> i32 {
+    let index =
+        Backend::ALL.iter().position(|&b| b == backend).expect("internal error: every backend is listed");
+    i32::try_from(index + 1).expect("internal error: a few backends")
 }
 
 #[cfg(test)]
@@ -39,6 +43,11 @@ mod tests {
         assert_eq!(backend_numbered(0), Some(Backend::select()));
         assert_eq!(backend_numbered(1), Some(Backend::Portable));
         assert_eq!(backend_numbered(3), Some(Backend::AesNiVaes));
-        assert_eq!([-1, 4, i32::MIN].map(backend_numbered), [None; 3]);
+        assert_eq!(backend_numbered(4), Some(Backend::Armv8AesPmull));
+        assert_eq!([-1, 5, i32::MIN].map(backend_numbered), [None; 3]);
+        for backend in Backend::ALL {
+            assert_eq!(backend_numbered(super::backend_number(backend)), Some(backend));
+            assert_eq!(backend_named(backend.name()), Some(backend));
+        }
     }
 }

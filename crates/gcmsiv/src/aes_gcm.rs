@@ -2,7 +2,7 @@
 
 use crate::Error;
 use crate::backend::{Backend, soft};
-use crate::dispatch::{Dispatch, dispatch, hw};
+use crate::dispatch::{Dispatch, FromProof, dispatch, hw};
 use crate::gcm::Gcm;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -164,10 +164,7 @@ macro_rules! gcm_type {
                 let inner = Dispatch::build(
                     backend,
                     || Gcm::new(soft::$aes::new(key), tag_len),
-                    #[cfg(target_arch = "x86_64")]
-                    |features| Gcm::new(hw::$aes::new(features, key), tag_len),
-                    #[cfg(not(target_arch = "x86_64"))]
-                    |proof| match proof {},
+                    |proof| Gcm::new(hw::$aes::from_proof(proof, key), tag_len),
                 )?;
                 Ok($name { inner })
             }

@@ -3,7 +3,7 @@
 
 use crate::Error;
 use crate::backend::{Backend, soft};
-use crate::dispatch::{Dispatch, dispatch, hw};
+use crate::dispatch::{Dispatch, FromProof, dispatch, hw};
 use crate::limits::{NONCE_LEN, TAG_LEN};
 use crate::siv::GcmSiv;
 #[cfg(feature = "alloc")]
@@ -66,10 +66,7 @@ macro_rules! gcm_siv_type {
                 let inner = Dispatch::build(
                     backend,
                     || GcmSiv::new(soft::$aes::new(key)),
-                    #[cfg(target_arch = "x86_64")]
-                    |features| GcmSiv::new(hw::$aes::new(features, key)),
-                    #[cfg(not(target_arch = "x86_64"))]
-                    |proof| match proof {},
+                    |proof| GcmSiv::new(hw::$aes::from_proof(proof, key)),
                 )?;
                 Ok($name {
                     inner,

@@ -23,16 +23,8 @@ macro_rules! dispatch {
 }
 pub(crate) use dispatch;
 
-/// The hardware backend's types.
-#[cfg(target_arch = "x86_64")]
-pub(crate) use crate::backend::x86_64 as hw;
-
-/// Stand-in hardware types where no hardware backend exists: never constructed.
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) mod hw {
-    pub(crate) type Aes128 = crate::backend::soft::Aes128;
-    pub(crate) type Aes256 = crate::backend::soft::Aes256;
-}
+/// The hardware backend's types, and how they are made from a proof.
+pub(crate) use crate::backend::{FromProof, hw};
 
 impl<P, H> Dispatch<P, H> {
     /// Builds the mode object for `backend`, or fails if the CPU lacks it.

@@ -6,7 +6,7 @@
 //! Record keys are secrets as valuable as the messages they protect.
 
 use crate::Error;
-use crate::backend::{Backend, Polyval as _, soft};
+use crate::backend::{Backend, FromProof, Polyval as _, hw, soft};
 use crate::limits::NONCE_LEN;
 use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -17,8 +17,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 #[derive(Clone)]
 enum PolyvalImpl {
     Portable(soft::Polyval),
-    #[cfg(target_arch = "x86_64")]
-    Hardware(crate::backend::x86_64::Polyval),
+    Hardware(hw::Polyval),
 }
 
 /// POLYVAL (RFC 8452 section 3): POLYVAL(H, X_1, ..., X_s) = S_s, where S_0 = 0
@@ -52,10 +51,7 @@ impl Polyval {
     pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self, Error> {
         let inner = match backend.proof()? {
             None => PolyvalImpl::Portable(soft::Polyval::new(h)),
-            #[cfg(target_arch = "x86_64")]
-            Some(proof) => PolyvalImpl::Hardware(crate::backend::x86_64::Polyval::new(proof, h)),
-            #[cfg(not(target_arch = "x86_64"))]
-            Some(proof) => match proof {},
+            Some(proof) => PolyvalImpl::Hardware(hw::Polyval::from_proof(proof, h)),
         };
         Ok(Polyval { inner })
     }
@@ -66,7 +62,6 @@ impl Polyval {
     pub fn update_padded(&mut self, data: &[u8]) {
         match &mut self.inner {
             PolyvalImpl::Portable(p) => p.update_padded(data),
-            #[cfg(target_arch = "x86_64")]
             PolyvalImpl::Hardware(p) => p.update_padded(data),
         }
     }
@@ -75,7 +70,6 @@ impl Polyval {
     pub fn finalize(&self) -> [u8; 16] {
         match &self.inner {
             PolyvalImpl::Portable(p) => p.finalize(),
-            #[cfg(target_arch = "x86_64")]
             PolyvalImpl::Hardware(p) => p.finalize(),
         }
     }

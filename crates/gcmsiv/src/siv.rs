@@ -189,9 +189,6 @@ pub(crate) fn initial_counter(tag: &Block) -> Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::soft;
-    #[cfg(target_arch = "x86_64")]
-    use crate::backend::x86_64 as hw;
     use std::{boxed::Box, format, vec::Vec};
 
     /// Object-safe view of the internal steps, so one test body covers every backend.
@@ -234,17 +231,18 @@ mod tests {
     /// [`crate::Backend::proof`] gives.
     fn all(key: &[u8]) -> Vec<(&'static str, Box<dyn DynSiv>)> {
         let mut v: Vec<(&'static str, Box<dyn DynSiv>)> = Vec::new();
+        struct Job;
+        impl crate::backend::OnSchedule for Job {
+            type Output = Box<dyn DynSiv>;
+            fn run<A: Aes + Send + Sync + 'static>(self, schedule: A) -> Box<dyn DynSiv>
+            where
+                A::GhashTable: Send + Sync,
+            {
+                Box::new(GcmSiv::new(schedule))
+            }
+        }
         for backend in crate::Backend::available().into_iter().flatten() {
-            let siv: Box<dyn DynSiv> = match (backend.proof().unwrap(), key.len()) {
-                (None, 16) => Box::new(GcmSiv::new(soft::Aes128::new(key.try_into().unwrap()))),
-                (None, _) => Box::new(GcmSiv::new(soft::Aes256::new(key.try_into().unwrap()))),
-                #[cfg(target_arch = "x86_64")]
-                (Some(f), 16) => Box::new(GcmSiv::new(hw::Aes128::new(f, key.try_into().unwrap()))),
-                #[cfg(target_arch = "x86_64")]
-                (Some(f), _) => Box::new(GcmSiv::new(hw::Aes256::new(f, key.try_into().unwrap()))),
-                #[cfg(not(target_arch = "x86_64"))]
-                (Some(proof), _) => match proof {},
-            };
+            let siv = backend.on_schedule(key, Job).unwrap();
             v.push((backend.name(), siv));
         }
         v

@@ -11,6 +11,18 @@ pub(crate) mod soft;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // The one place intrinsics live; see its module docs.
 pub(crate) mod x86_64;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) mod none;
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use none as hw;
+/// This target's hardware backends, behind one interface: `Features` (the
+/// proof a CPU gives, `Copy`), `detect` (the proof for one [`Backend`] of
+/// this target, or `None`), `Aes128`, `Aes256` and `Polyval` (made by
+/// [`FromProof`]). Everything above the backends reaches hardware through
+/// this name only, so a target's backend is one folder and one line here.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_64 as hw;
 
 use zeroize::Zeroize;
 
@@ -80,6 +92,7 @@ pub(crate) struct LaneLimits {
 /// (tag and `counter_and`) or `counter_or`, its first 32 bits a little-endian
 /// counter. Nothing in it is secret.
 #[cfg(feature = "research")]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // Only x86-64's short kernels read it.
 pub(crate) struct SivLayout {
     pub(crate) length_block: Block,
     pub(crate) nonce_xor: Block,
@@ -422,13 +435,17 @@ pub(crate) fn counter_add_be32(counter: &Block, n: u32) -> Block {
 
 /// What a hardware backend's constructors require: proof that the CPU has
 /// its features, from [`Backend::proof`] alone.
-#[cfg(target_arch = "x86_64")]
-pub(crate) type HardwareProof = x86_64::Features;
-/// No hardware backend here: nothing can be proven.
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) type HardwareProof = core::convert::Infallible;
+pub(crate) type HardwareProof = hw::Features;
+
+/// A hardware key schedule or hash state, made from the proof that the CPU
+/// runs it (the portable types need none: they have plain `new`).
+pub(crate) trait FromProof<Key: ?Sized> {
+    fn from_proof(proof: HardwareProof, key: &Key) -> Self;
+}
 
 /// The backends this build knows; which of them a key uses is decided once.
+/// Every list of them ([`Backend::ALL`], [`Backend::available`], names,
+/// widths, the C ABI's numbers) comes from [`TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
@@ -448,9 +465,49 @@ pub enum Backend {
     /// Lake and Tiger Lake keep to 256 bits: 512-bit instructions lower their
     /// clock. [`Backend::register_bits`] says which width this CPU runs.
     AesNiVaes,
+    /// AArch64 with the ARMv8 Cryptographic Extension: AESE/AESMC for AES and
+    /// PMULL/PMULL2 (64x64-bit carry-less multiply) for POLYVAL and GHASH, in
+    /// 128-bit NEON registers (every ARMv8 server and laptop core: Neoverse,
+    /// Apple M, Cortex-A53 and later with the extension).
+    Armv8AesPmull,
 }
 
+/// One row of [`TABLE`].
+struct Row {
+    backend: Backend,
+    /// The short name reports, the C ABI and the bindings use.
+    name: &'static str,
+    /// The widest registers its kernels use where the CPU does not say
+    /// otherwise (the hardware module's `Features::register_bits` does).
+    register_bits: u32,
+}
+
+/// Every backend, portable first and, on each target, faster ones later:
+/// the one list of backends.
+const TABLE: [Row; 4] = [
+    Row { backend: Backend::Portable, name: "portable", register_bits: 64 },
+    Row { backend: Backend::AesNiClmul, name: "aesni-clmul", register_bits: 128 },
+    Row { backend: Backend::AesNiVaes, name: "aesni-vaes", register_bits: 256 },
+    Row { backend: Backend::Armv8AesPmull, name: "armv8-aes-pmull", register_bits: 128 },
+];
+
 impl Backend {
+    /// Every backend this build knows, on any CPU, in [`TABLE`]'s order (the
+    /// C ABI numbers them from 1 in this order).
+    pub const ALL: [Backend; TABLE.len()] = {
+        let mut all = [Backend::Portable; TABLE.len()];
+        let mut i = 0;
+        while i < TABLE.len() {
+            all[i] = TABLE[i].backend;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static Row {
+        TABLE.iter().find(|row| row.backend == self).expect("internal error: every backend has a row")
+    }
+
     /// The fastest backend this CPU supports, or [`Backend::Portable`] when the
     /// crate is built with the `force-portable` feature.
     pub fn select() -> Self {
@@ -460,10 +517,10 @@ impl Backend {
         Self::available().into_iter().flatten().next_back().unwrap_or(Backend::Portable)
     }
 
-    /// Every backend usable on this CPU, portable first, fastest last. Tests
-    /// run each of them.
-    pub fn available() -> [Option<Backend>; 3] {
-        [Some(Backend::Portable), Backend::AesNiClmul.if_supported(), Backend::AesNiVaes.if_supported()]
+    /// Every backend usable on this CPU, portable first, fastest last (`None`
+    /// for the others, in [`Backend::ALL`]'s places). Tests run each of them.
+    pub fn available() -> [Option<Backend>; TABLE.len()] {
+        Self::ALL.map(Backend::if_supported)
     }
 
     /// `Some(self)` if this CPU can run the backend.
@@ -478,45 +535,67 @@ impl Backend {
     pub(crate) fn proof(self) -> Result<Option<HardwareProof>, crate::Error> {
         match self {
             Backend::Portable => Ok(None),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Backend::AesNiClmul => {
-                x86_64::Features::detect().map(Some).ok_or(crate::Error::BackendUnavailable)
-            }
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Backend::AesNiVaes => {
-                x86_64::Features::detect_wide().map(Some).ok_or(crate::Error::BackendUnavailable)
-            }
-            // Miri runs no CPUID and no intrinsics: under it (scripts/miri.sh)
-            // the portable backend is the only one.
-            #[cfg(any(not(target_arch = "x86_64"), miri))]
-            Backend::AesNiClmul | Backend::AesNiVaes => Err(crate::Error::BackendUnavailable),
+            // Miri runs no CPU detection and no intrinsics: under it
+            // (scripts/miri.sh) the portable backend is the only one.
+            _ if cfg!(miri) => Err(crate::Error::BackendUnavailable),
+            _ => hw::detect(self).map(Some).ok_or(crate::Error::BackendUnavailable),
         }
     }
 
-    /// A short name for reports: `"portable"`, `"aesni-clmul"` or `"aesni-vaes"`.
+    /// Runs `job` on a key schedule of `key` (16 or 32 bytes) on this
+    /// backend: how code that picks a backend at run time (the research
+    /// variants, the tests) gets a schedule, without matching on proofs.
+    #[cfg_attr(not(any(test, feature = "research")), allow(dead_code))]
+    pub(crate) fn on_schedule<J: OnSchedule>(self, key: &[u8], job: J) -> Result<J::Output, crate::Error> {
+        let bad_length = crate::Error::InvalidKeyLength {
+            expected: if key.len() < 16 { 16 } else { 32 },
+            actual: key.len(),
+        };
+        Ok(match (self.proof()?, key.len()) {
+            (None, 16) => job.run(soft::Aes128::new(key.try_into().map_err(|_| bad_length)?)),
+            (None, 32) => job.run(soft::Aes256::new(key.try_into().map_err(|_| bad_length)?)),
+            (Some(proof), 16) => {
+                job.run(hw::Aes128::from_proof(proof, key.try_into().map_err(|_| bad_length)?))
+            }
+            (Some(proof), 32) => {
+                job.run(hw::Aes256::from_proof(proof, key.try_into().map_err(|_| bad_length)?))
+            }
+            _ => return Err(bad_length),
+        })
+    }
+
+    /// A short name for reports: `"portable"`, `"aesni-clmul"`, `"aesni-vaes"`
+    /// or `"armv8-aes-pmull"`.
     pub fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            Backend::AesNiClmul => "aesni-clmul",
-            Backend::AesNiVaes => "aesni-vaes",
-        }
+        self.row().name
+    }
+
+    /// The backend named `name` (as [`Backend::name`] gives it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        TABLE.iter().find(|row| row.name == name).map(|row| row.backend)
     }
 
     /// The widest vector registers this backend's kernels use on this CPU:
     /// 64 for the portable backend (general-purpose registers), 128 for
-    /// [`Backend::AesNiClmul`], 256 or 512 for [`Backend::AesNiVaes`] (512
-    /// where the CPU has AVX-512 and runs it at full clock; 256 where the CPU
-    /// lacks the backend).
+    /// [`Backend::AesNiClmul`] and [`Backend::Armv8AesPmull`], 256 or 512 for
+    /// [`Backend::AesNiVaes`] (512 where the CPU has AVX-512 and runs it at
+    /// full clock; 256 where the CPU lacks the backend).
     pub fn register_bits(self) -> u32 {
-        match self {
-            Backend::Portable => 64,
-            Backend::AesNiClmul => 128,
-            #[cfg(target_arch = "x86_64")]
-            Backend::AesNiVaes => self.proof().ok().flatten().map_or(256, |f| f.register_bits()),
-            #[cfg(not(target_arch = "x86_64"))]
-            Backend::AesNiVaes => 256,
+        match self.proof() {
+            Ok(Some(proof)) => proof.register_bits(),
+            _ => self.row().register_bits,
         }
     }
+}
+
+/// Something done with a key schedule of either size on any backend
+/// ([`Backend::on_schedule`]): a generic closure.
+#[cfg_attr(not(any(test, feature = "research")), allow(dead_code))]
+pub(crate) trait OnSchedule {
+    type Output;
+    fn run<A: Aes + Send + Sync + 'static>(self, aes: A) -> Self::Output
+    where
+        A::GhashTable: Send + Sync;
 }
 
 /// The name and the register width, as `aesni-vaes (512-bit)`: what reports

@@ -73,8 +73,7 @@ pub use parts::AesParts;
 
 use crate::Error;
 use crate::aes_gcm::Tag;
-use crate::backend::{Aes, Backend, Block, soft};
-use crate::dispatch::hw;
+use crate::backend::{Aes, Backend, Block, OnSchedule};
 use crate::limits::{GCM_SIV_2015, GCM_SIV_DRAFTS};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -455,16 +454,21 @@ impl SeedCipher {
             (None, key)
         };
         let h = h.as_deref();
-        let engine = match (backend.proof()?, aes.len()) {
-            (None, 16) => mode(variant, soft::Aes128::new(aes.try_into().expect("16 bytes")), aes, h),
-            (None, _) => mode(variant, soft::Aes256::new(aes.try_into().expect("32 bytes")), aes, h),
-            #[cfg(target_arch = "x86_64")]
-            (Some(f), 16) => mode(variant, hw::Aes128::new(f, aes.try_into().expect("16 bytes")), aes, h),
-            #[cfg(target_arch = "x86_64")]
-            (Some(f), _) => mode(variant, hw::Aes256::new(f, aes.try_into().expect("32 bytes")), aes, h),
-            #[cfg(not(target_arch = "x86_64"))]
-            (Some(proof), _) => match proof {},
-        };
+        struct Job<'a> {
+            variant: Variant,
+            aes: &'a [u8],
+            h: Option<&'a Block>,
+        }
+        impl OnSchedule for Job<'_> {
+            type Output = Box<dyn Engine>;
+            fn run<A: Aes + Send + Sync + 'static>(self, schedule: A) -> Box<dyn Engine>
+            where
+                A::GhashTable: Send + Sync,
+            {
+                mode(self.variant, schedule, self.aes, self.h)
+            }
+        }
+        let engine = backend.on_schedule(aes, Job { variant, aes, h })?;
         Ok(SeedCipher { variant, backend, engine })
     }
 

@@ -6,8 +6,7 @@
 //! [`Variant::CtrDeriveKey`]: super::Variant::CtrDeriveKey
 
 use crate::Error;
-use crate::backend::{Aes, Backend, Block, soft};
-use crate::dispatch::hw;
+use crate::backend::{Aes, Backend, Block, OnSchedule};
 use crate::limits::{CTR_DERIVE_KEY, NONCE_LEN};
 use alloc::boxed::Box;
 use core::fmt;
@@ -53,20 +52,17 @@ impl AesParts {
     /// AES under `key` (16 or 32 bytes) on `backend`;
     /// [`Error::BackendUnavailable`] if the CPU lacks it.
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
-        let pieces: Box<dyn Pieces> = match (backend.proof()?, key.len()) {
-            (None, 16) => Box::new(soft::Aes128::new(key.try_into().expect("16 bytes"))),
-            (None, 32) => Box::new(soft::Aes256::new(key.try_into().expect("32 bytes"))),
-            #[cfg(target_arch = "x86_64")]
-            (Some(f), 16) => Box::new(hw::Aes128::new(f, key.try_into().expect("16 bytes"))),
-            #[cfg(target_arch = "x86_64")]
-            (Some(f), 32) => Box::new(hw::Aes256::new(f, key.try_into().expect("32 bytes"))),
-            #[cfg(not(target_arch = "x86_64"))]
-            (Some(proof), _) => match proof {},
-            (_, actual) => {
-                let expected = if actual < 16 { 16 } else { 32 };
-                return Err(Error::InvalidKeyLength { expected, actual });
+        struct Job;
+        impl OnSchedule for Job {
+            type Output = Box<dyn Pieces>;
+            fn run<A: Aes + Send + Sync + 'static>(self, schedule: A) -> Box<dyn Pieces>
+            where
+                A::GhashTable: Send + Sync,
+            {
+                Box::new(schedule)
             }
-        };
+        }
+        let pieces = backend.on_schedule(key, Job)?;
         Ok(AesParts { key_len: key.len(), backend, pieces })
     }
 

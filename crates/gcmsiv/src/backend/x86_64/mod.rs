@@ -66,6 +66,35 @@ mod impls;
 pub(crate) use aes::{Aes128, Aes256};
 pub(crate) use clmul::Polyval;
 
+use super::{Backend, Block, FromProof};
+
+/// The proof for one of this target's backends, if this CPU runs it.
+pub(crate) fn detect(backend: Backend) -> Option<Features> {
+    match backend {
+        Backend::AesNiClmul => Features::detect(),
+        Backend::AesNiVaes => Features::detect_wide(),
+        _ => None,
+    }
+}
+
+impl FromProof<[u8; 16]> for Aes128 {
+    fn from_proof(proof: Features, key: &[u8; 16]) -> Self {
+        Aes128::new(proof, key)
+    }
+}
+
+impl FromProof<[u8; 32]> for Aes256 {
+    fn from_proof(proof: Features, key: &[u8; 32]) -> Self {
+        Aes256::new(proof, key)
+    }
+}
+
+impl FromProof<Block> for Polyval {
+    fn from_proof(proof: Features, h: &Block) -> Self {
+        Polyval::new(proof, h)
+    }
+}
+
 /// Proof that the CPU supports AES-NI, PCLMULQDQ, SSSE3 and SSE4.1, and, if
 /// `avx`, AVX too (for the short kernels' AVX forms, `short.rs`), and, if
 /// `wide`, AVX, AVX2, VAES and VPCLMULQDQ, and, if `zmm`, AVX-512 F, BW and VL
