@@ -20,7 +20,7 @@ done
 case "$width" in
     "" | 512) exec cargo run --release --quiet -p gcmsiv-bench -- "${args[@]}" ;;
     128 | 256)
-        RUSTFLAGS="${RUSTFLAGS:-} --cfg gcmsiv_max_width=\"$width\"" CARGO_TARGET_DIR="target/width-$width" \
+        GCMSIV_MAX_WIDTH="$width" CARGO_TARGET_DIR="target/width-$width" \
             exec cargo run --release --quiet -p gcmsiv-bench -- "${args[@]}" ;;
     *) echo "bench.sh: --max-width takes 128, 256 or 512, not '$width'" >&2; exit 2 ;;
 esac

@@ -186,7 +186,7 @@ fn choose_backend(args: &Args) -> Result<gcmsiv::Backend, String> {
     {
         return Err(format!(
             "--max-width {max}: {chosen} is wider; run `scripts/bench.sh --max-width {max}`, which builds \
-             with RUSTFLAGS='--cfg gcmsiv_max_width=\"{max}\"'"
+             with GCMSIV_MAX_WIDTH={max}"
         ));
     }
     Ok(chosen)

@@ -11,8 +11,8 @@ const LENGTHS: &[usize] = &[
     8208,
 ];
 
-/// The test-only width cap this build was made with (`--cfg
-/// gcmsiv_max_width`), in bits.
+/// The test-only width cap this build was made with (the `gcmsiv_max_width`
+/// cfg, from `GCMSIV_MAX_WIDTH` at build time), in bits.
 const WIDTH_CAP: u32 = if cfg!(gcmsiv_max_width = "128") {
     128
 } else if cfg!(gcmsiv_max_width = "256") {

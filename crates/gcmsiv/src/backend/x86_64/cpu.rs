@@ -22,11 +22,12 @@
 //! `rustc` makes them imply (`avx` implies SSE4.2; `avx512f` implies FMA and
 //! F16C), so that no instruction the compiler may emit is left unchecked.
 //!
-//! A test-only cap, `--cfg gcmsiv_max_width="128"` or `"256"` in `RUSTFLAGS`,
-//! makes detection answer as a CPU without the wider registers would: the test
+//! A test-only cap, the `gcmsiv_max_width` cfg (`"128"` or `"256"`; the
+//! build script sets it from `GCMSIV_MAX_WIDTH` at build time), makes
+//! detection answer as a CPU without the wider registers would: the test
 //! suite runs the 256-bit path on an AVX-512 host exactly as a Zen 3 runs it.
-//! It is a compiler flag, not an API or an environment variable, so no
-//! program can narrow the width by accident at run time.
+//! It is fixed when the crate is compiled, not an API or a variable read at
+//! run time, so no program can narrow the width by accident.
 
 use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -189,7 +190,7 @@ pub(crate) enum Width {
 }
 
 impl Width {
-    /// The build's cap: `--cfg gcmsiv_max_width="..."`, else none.
+    /// The build's cap: the `gcmsiv_max_width` cfg, else none.
     pub(crate) const CAP: Width = if cfg!(gcmsiv_max_width = "128") {
         Width::W128
     } else if cfg!(gcmsiv_max_width = "256") {
