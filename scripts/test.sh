@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project: formatting, lints, all tests on every
 # backend (including a build forced onto the portable backend) with the doc
-# tests, rustdoc, the C ABI from C, the Go, Node.js, Java and Python bindings'
+# tests, rustdoc, the crate on AArch64, 32-bit ARM and ppc64le under qemu
+# (scripts/test-cross.sh, with Debian's Rust and its multiarch standard
+# libraries), the C ABI from C, the Go, Node.js, Java and Python bindings'
 # tests, a bounded run of every fuzz target, every package installed from
 # outside the repository, and the constant-time evidence. Needs Rust (rustfmt,
 # clippy; rustup's nightly for the fuzz targets), a C compiler with pkg-config,
@@ -59,6 +61,9 @@ cargo test -p gcmsiv --features force-portable,research
 
 step "no_std build"
 cargo build -p gcmsiv --no-default-features
+
+step "other architectures under emulation: AArch64 (its backend and the portable one), 32-bit ARM, ppc64le, bare-metal AArch64"
+scripts/test-cross.sh
 
 step "rustdoc (warnings denied; the doc tests ran with the tests above)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p gcmsiv --all-features --no-deps
