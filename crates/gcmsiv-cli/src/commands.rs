@@ -328,7 +328,9 @@ fn collect_recipients(args: &EncryptArgs) -> Result<Vec<Recipient>, Failure> {
 fn read_identities(path: &Path) -> Result<Vec<Identity>, Failure> {
     let not_identity =
         |why: String| Failure::usage(format!("{} is not a gcmsiv identity file: {why}", path.display()));
-    let mut bytes = Zeroizing::new(Vec::with_capacity(4096));
+    // Room for the most that is read, so the buffer never grows (a growing
+    // buffer frees its old copy of the identities unwiped).
+    let mut bytes = Zeroizing::new(Vec::with_capacity(IDENTITY_READ_LIMIT as usize));
     if path == Path::new("-") {
         io::stdin()
             .take(IDENTITY_READ_LIMIT)

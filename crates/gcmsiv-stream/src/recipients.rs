@@ -19,7 +19,7 @@ use bech32::primitives::checksum::Checksum;
 use bech32::primitives::decode::CheckedHrpstring;
 use bech32::primitives::gf32::Fe32;
 use bech32::primitives::gf32_ext::Fe1024;
-use bech32::{Hrp, encode_lower, encode_upper};
+use bech32::{Hrp, encode_lower};
 use hpke::aead::ChaCha20Poly1305;
 use hpke::kdf::HkdfSha256;
 use hpke::kem::{X25519HkdfSha256, XWing};
@@ -28,6 +28,10 @@ use hpke::{Deserializable, Kem, OpModeR, OpModeS, Serializable};
 use zeroize::Zeroizing;
 
 use crate::error::Error;
+
+/// The longest identity string: `gcmsiv-secret-key-pq-`, the separator, 52
+/// characters of data and 6 of checksum.
+const IDENTITY_STRING_ROOM: usize = 21 + 1 + 52 + 6;
 
 /// Bytes of a file key, the secret every stanza wraps.
 pub const FILE_KEY_LEN: usize = 32;
@@ -265,17 +269,20 @@ impl fmt::Debug for Recipient {
 /// An identity: the private key that opens files encrypted to its
 /// [`Recipient`]. Its text form is Bech32 in capitals,
 /// `GCMSIV-SECRET-KEY-1...` or `GCMSIV-SECRET-KEY-PQ-1...`; the 32 bytes are
-/// zeroized on drop and never printed by `Debug`.
+/// zeroized on drop and never printed by `Debug`. They live in one heap
+/// allocation of their own, written in place: moving an identity (into a
+/// list that grows, out of a function) copies a pointer, never the secret,
+/// so no freed memory is left holding it.
 #[derive(Clone)]
 pub struct Identity {
     kind: RecipientKind,
-    secret: Zeroizing<[u8; IDENTITY_LEN]>,
+    secret: Box<Zeroizing<[u8; IDENTITY_LEN]>>,
 }
 
 impl Identity {
     /// A new identity from the operating system's random generator.
     pub fn generate(kind: RecipientKind) -> Result<Self, Error> {
-        let mut secret = Zeroizing::new([0u8; IDENTITY_LEN]);
+        let mut secret = Box::new(Zeroizing::new([0u8; IDENTITY_LEN]));
         getrandom::fill(secret.as_mut_slice()).map_err(|_| Error::Random)?;
         Ok(Identity { kind, secret })
     }
@@ -297,9 +304,13 @@ impl Identity {
     /// The identity string (capitals). Keep it secret.
     pub fn to_secret_string(&self) -> Zeroizing<String> {
         let hrp = Hrp::parse(self.kind.identity_hrp()).expect("internal error: valid prefix");
-        Zeroizing::new(
-            encode_upper::<Bech32Long>(hrp, self.secret.as_slice()).expect("internal error: Bech32"),
-        )
+        // Written into room for the whole string, so that it never grows (a
+        // growing string would leave copies of its first part behind).
+        let mut text = Zeroizing::new(String::with_capacity(IDENTITY_STRING_ROOM));
+        bech32::encode_upper_to_fmt::<Bech32Long, String>(&mut text, hrp, self.secret.as_slice())
+            .expect("internal error: Bech32");
+        debug_assert!(text.len() <= IDENTITY_STRING_ROOM);
+        text
     }
 
     /// The text of an identity file: comments saying what it is and its
@@ -323,9 +334,12 @@ impl Identity {
             .into_iter()
             .find(|k| hrp.as_str().eq_ignore_ascii_case(k.identity_hrp()))
             .ok_or("not a gcmsiv identity (it does not start with GCMSIV-SECRET-KEY-)")?;
-        let secret: [u8; IDENTITY_LEN] =
-            bytes.as_slice().try_into().map_err(|_| "the identity's key has the wrong length")?;
-        Ok(Identity { kind, secret: Zeroizing::new(secret) })
+        if bytes.len() != IDENTITY_LEN {
+            return Err("the identity's key has the wrong length");
+        }
+        let mut secret = Box::new(Zeroizing::new([0u8; IDENTITY_LEN]));
+        secret.copy_from_slice(&bytes);
+        Ok(Identity { kind, secret })
     }
 
     /// Parses an identity file: identity lines, and comments (empty lines and
@@ -397,7 +411,7 @@ impl fmt::Debug for Identity {
 /// Parses every line of an identity or recipients file that is not a comment
 /// (empty, or starting with `#`); the error names the line, never quoting it.
 fn parse_lines<T>(text: &str, parse: fn(&str) -> Result<T, &'static str>) -> Result<Vec<T>, String> {
-    let mut items = Vec::new();
+    let mut items = Vec::with_capacity(text.lines().count());
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -411,7 +425,14 @@ fn parse_lines<T>(text: &str, parse: fn(&str) -> Result<T, &'static str>) -> Res
 /// Reads a small text file; errors never quote it.
 fn read_text(path: &Path, max: u64, what: &'static str) -> Result<Zeroizing<String>, Error> {
     let file = std::fs::File::open(path).map_err(Error::Read)?;
-    let mut bytes = Zeroizing::new(Vec::with_capacity(4096));
+    // For identities, room for the most the file may hold, so the buffer
+    // never grows: a growing buffer would free the old one, identities and
+    // all, without wiping it. (Recipients are public.)
+    let room = match what {
+        "identity file" => usize::try_from(max + 1).expect("internal error: limits fit in memory"),
+        _ => 4096,
+    };
+    let mut bytes = Zeroizing::new(Vec::with_capacity(room));
     file.take(max + 1).read_to_end(&mut bytes).map_err(Error::Read)?;
     if bytes.len() as u64 > max {
         return Err(Error::Invalid(match what {
@@ -503,7 +524,7 @@ mod tests {
                 "GCMSIV-SECRET-KEY-PQ-1"
             }));
             let parsed = Identity::parse(&secret).unwrap();
-            assert_eq!(*parsed.secret, *identity.secret);
+            assert_eq!(**parsed.secret, **identity.secret);
             assert_eq!(parsed.recipient(), recipient);
             let file = identity.to_identity_file();
             let listed = Identity::parse_list(&file).unwrap();
