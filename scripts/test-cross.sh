@@ -65,6 +65,8 @@ aarch64() {
     cargo_for $t test -p gcmsiv --features research,aead
     step "aarch64: forced portable (what the default key picks, on the portable backend)"
     cargo_for $t test -p gcmsiv --features force-portable --test vectors --test api --test parallel --test misuse
+    step "aarch64: no secrets left on the stack (optimized build, as on x86-64)"
+    cargo_for $t test --release -p gcmsiv --test residue
     step "aarch64: no_std"
     cargo_for $t build -p gcmsiv --no-default-features
     if [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then

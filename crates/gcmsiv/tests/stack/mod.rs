@@ -1,6 +1,8 @@
 //! Reading and clearing the dead stack below the caller, for the residue
 //! tests (this crate's and gcmsiv-stream's, which includes this file by path).
-//! x86-64 only: the copies are `rep movsb` / `rep stosb` from the stack pointer.
+//! x86-64 and AArch64: the copies are byte loops from the stack pointer, in
+//! assembly so that to Rust they are opaque (`rep movsb` / `rep stosb` on
+//! x86-64).
 
 #![allow(dead_code)]
 
@@ -13,6 +15,7 @@ pub fn snapshot_stack(out: &mut [u8]) {
     // stack that earlier calls have used (and so is mapped), and writes the
     // `out.len()` bytes of `out`. The asm reads it itself: to Rust it is an
     // opaque copy into `out`.
+    #[cfg(target_arch = "x86_64")]
     unsafe {
         core::arch::asm!(
             "mov rsi, rsp",
@@ -24,6 +27,26 @@ pub fn snapshot_stack(out: &mut [u8]) {
             out("rsi") _,
         );
     }
+    // SAFETY: as above (AArch64 Linux has no red zone, and the bytes below
+    // the stack pointer are the dead frames of earlier calls).
+    #[cfg(target_arch = "aarch64")]
+    unsafe {
+        core::arch::asm!(
+            "mov {src}, sp",
+            "sub {src}, {src}, {len}",
+            "2:",
+            "cbz {len}, 3f",
+            "ldrb {byte:w}, [{src}], #1",
+            "strb {byte:w}, [{dst}], #1",
+            "sub {len}, {len}, #1",
+            "b 2b",
+            "3:",
+            len = inout(reg) out.len() => _,
+            dst = inout(reg) out.as_mut_ptr() => _,
+            src = out(reg) _,
+            byte = out(reg) _,
+        );
+    }
 }
 
 /// Zeroes the `len` bytes below this function's stack pointer: what earlier
@@ -32,6 +55,7 @@ pub fn snapshot_stack(out: &mut [u8]) {
 pub fn clear_stack(len: usize) {
     // SAFETY: writes the dead stack below the stack pointer (mapped, as
     // `snapshot_stack` reads it); nothing live is there.
+    #[cfg(target_arch = "x86_64")]
     unsafe {
         core::arch::asm!(
             "mov rdi, rsp",
@@ -42,6 +66,22 @@ pub fn clear_stack(len: usize) {
             inout("rcx") len => _,
             out("rdi") _,
             out("rax") _,
+        );
+    }
+    // SAFETY: as above.
+    #[cfg(target_arch = "aarch64")]
+    unsafe {
+        core::arch::asm!(
+            "mov {dst}, sp",
+            "sub {dst}, {dst}, {len}",
+            "2:",
+            "cbz {len}, 3f",
+            "strb wzr, [{dst}], #1",
+            "sub {len}, {len}, #1",
+            "b 2b",
+            "3:",
+            len = inout(reg) len => _,
+            dst = out(reg) _,
         );
     }
 }
