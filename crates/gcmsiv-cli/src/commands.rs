@@ -207,6 +207,10 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
             Secret::passphrase(passphrase.as_bytes())
         }
         (KeyMode::Recipients, _) => return Err(DecodeError::NeedsIdentity.into()),
+        (mode, Secret_ { identity, .. }) if !identity.is_empty() => {
+            let file_uses_passphrase = matches!(mode, KeyMode::Passphrase(_));
+            return Err(DecodeError::NotForIdentities { file_uses_passphrase }.into());
+        }
         (mode, _) => {
             let file_uses_passphrase = matches!(mode, KeyMode::Passphrase(_));
             return Err(DecodeError::WrongKeyMode { file_uses_passphrase }.into());
