@@ -37,6 +37,8 @@ var (
 	_ [C.GCMSIV_BACKEND_AESNI_CLMUL - AesNiClmul]struct{}
 	_ [AesNiVaes - C.GCMSIV_BACKEND_AESNI_VAES]struct{}
 	_ [C.GCMSIV_BACKEND_AESNI_VAES - AesNiVaes]struct{}
+	_ [Armv8AesPmull - C.GCMSIV_BACKEND_ARMV8_AES_PMULL]struct{}
+	_ [C.GCMSIV_BACKEND_ARMV8_AES_PMULL - Armv8AesPmull]struct{}
 	_ [statusAuthentication - C.GCMSIV_ERR_AUTHENTICATION]struct{}
 	_ [C.GCMSIV_ERR_AUTHENTICATION - statusAuthentication]struct{}
 	_ [statusInternal - C.GCMSIV_ERR_INTERNAL]struct{}

@@ -63,7 +63,9 @@ const (
 	Portable   Backend = 1
 	AesNiClmul Backend = 2
 	AesNiVaes  Backend = 3
-	PureGo     Backend = -1
+	// Armv8AesPmull is AArch64's AES and PMULL (the ARMv8 Cryptographic Extension).
+	Armv8AesPmull Backend = 4
+	PureGo        Backend = -1
 )
 
 func (b Backend) String() string {
@@ -76,6 +78,8 @@ func (b Backend) String() string {
 		return "aesni-clmul"
 	case AesNiVaes:
 		return "aesni-vaes"
+	case Armv8AesPmull:
+		return "armv8-aes-pmull"
 	case PureGo:
 		return "purego"
 	}
@@ -86,11 +90,11 @@ func (b Backend) String() string {
 func (b Backend) Available() bool { return backendAvailable(b) }
 
 // Backends lists the backends this build runs on this CPU, slowest first:
-// with the C library, portable, aesni-clmul, aesni-vaes as the CPU has them;
-// in a pure-Go build, purego alone.
+// with the C library, portable, then aesni-clmul and aesni-vaes, or
+// armv8-aes-pmull, as the CPU has them; in a pure-Go build, purego alone.
 func Backends() []Backend {
 	var out []Backend
-	for _, b := range []Backend{PureGo, Portable, AesNiClmul, AesNiVaes} {
+	for _, b := range []Backend{PureGo, Portable, AesNiClmul, AesNiVaes, Armv8AesPmull} {
 		if b.Available() {
 			out = append(out, b)
 		}

@@ -5,7 +5,7 @@ import { PathLike } from 'node:fs';
 import { FileHandle } from 'node:fs/promises';
 
 export type Bytes = Uint8Array | ArrayBufferView | ArrayBuffer;
-export type BackendName = 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes';
+export type BackendName = 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' | 'armv8-aes-pmull';
 
 /** Every error this package raises; `code` says which. */
 export class GcmsivError extends Error {

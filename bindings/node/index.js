@@ -59,7 +59,7 @@ class Aead {
     }
   }
 
-  /** The code this key runs on: "portable", "aesni-clmul" or "aesni-vaes". */
+  /** The code this key runs on: "portable", "aesni-clmul", "aesni-vaes" or "armv8-aes-pmull". */
   get backend() {
     try {
       return this.#key.backend;
@@ -70,7 +70,7 @@ class Aead {
 
   /**
    * The widest vector registers this key's code uses on this CPU: 64
-   * (portable), 128 (aesni-clmul), 256 or 512 (aesni-vaes).
+   * (portable), 128 (aesni-clmul, armv8-aes-pmull), 256 or 512 (aesni-vaes).
    */
   get backendBits() {
     try {
@@ -247,7 +247,7 @@ function unzipRandom(items, field) {
 /**
  * AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: a repeated nonce reveals
  * only whether two messages (with their aad) were identical. Nonces are 12
- * bytes, tags 16. Options: { backend: 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' }.
+ * bytes, tags 16. Options: { backend: 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' | 'armv8-aes-pmull' }.
  */
 class AesGcmSiv extends Aead {
   constructor(key, { backend = 'auto' } = {}) {

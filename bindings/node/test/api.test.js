@@ -19,9 +19,9 @@ test('any byte view in, Buffers out; the same bytes whatever the view', () => {
   assert.deepStrictEqual(aead.decrypt(nonce.buffer.slice(nonce.byteOffset, nonce.byteOffset + 12), sealed, Buffer.from('hdr')), pt);
   assert.throws(() => aead.encrypt('nonce', pt), TypeError);
   assert.strictEqual(aead.tagLength, 16);
-  assert.match(aead.backend, /^(portable|aesni-clmul|aesni-vaes)$/);
-  const widths = { portable: [64], 'aesni-clmul': [128], 'aesni-vaes': [256, 512] };
-  for (const backend of ['portable', 'aesni-clmul', 'aesni-vaes']) {
+  assert.match(aead.backend, /^(portable|aesni-clmul|aesni-vaes|armv8-aes-pmull)$/);
+  const widths = { portable: [64], 'aesni-clmul': [128], 'aesni-vaes': [256, 512], 'armv8-aes-pmull': [128] };
+  for (const backend of ['portable', 'aesni-clmul', 'aesni-vaes', 'armv8-aes-pmull']) {
     let keyed;
     try {
       keyed = new AesGcmSiv(key, { backend });

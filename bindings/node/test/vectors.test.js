@@ -13,7 +13,7 @@ const dir = process.env.GCMSIV_VECTORS || path.join(__dirname, '..', '..', '..',
 const load = (name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
 const hex = (s) => Buffer.from(s || '', 'hex');
 
-const BACKENDS = ['portable', 'aesni-clmul', 'aesni-vaes'].filter((b) => {
+const BACKENDS = ['portable', 'aesni-clmul', 'aesni-vaes', 'armv8-aes-pmull'].filter((b) => {
   try {
     new AesGcmSiv(Buffer.alloc(16), { backend: b }).dispose();
     return true;

@@ -8,7 +8,9 @@ public enum Backend {
     /** x86-64 AES-NI and PCLMULQDQ. */
     AESNI_CLMUL,
     /** x86-64 VAES, VPCLMULQDQ and AVX2 besides. */
-    AESNI_VAES;
+    AESNI_VAES,
+    /** AArch64 AES and PMULL (the ARMv8 Cryptographic Extension). */
+    ARMV8_AES_PMULL;
 
     /** Whether this CPU runs the backend. */
     public boolean isAvailable() {

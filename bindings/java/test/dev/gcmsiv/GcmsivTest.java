@@ -61,7 +61,7 @@ public final class GcmsivTest {
 
     static List<Backend> backends() {
         List<Backend> out = new ArrayList<>();
-        for (Backend b : new Backend[] {Backend.PORTABLE, Backend.AESNI_CLMUL, Backend.AESNI_VAES}) {
+        for (Backend b : new Backend[] {Backend.PORTABLE, Backend.AESNI_CLMUL, Backend.AESNI_VAES, Backend.ARMV8_AES_PMULL}) {
             if (b.isAvailable()) {
                 out.add(b);
             }
@@ -568,7 +568,7 @@ public final class GcmsivTest {
         byte[] sealed = aead.encrypt(new byte[12], "hello".getBytes(), null);
         check(new String(aead.decrypt(new byte[12], sealed, new byte[0])).equals("hello"), "null aad = empty");
         check(aead.tagLength() == 16, "tag length");
-        check(List.of("portable", "aesni-clmul", "aesni-vaes").contains(aead.backend()), "backend " + aead.backend());
+        check(List.of("portable", "aesni-clmul", "aesni-vaes", "armv8-aes-pmull").contains(aead.backend()), "backend " + aead.backend());
         for (Backend b : Backend.values()) {
             if (b == Backend.AUTO || !b.isAvailable()) {
                 continue;
@@ -577,7 +577,7 @@ public final class GcmsivTest {
                 int bits = keyed.backendBits();
                 List<Integer> widths = switch (keyed.backend()) {
                     case "portable" -> List.of(64);
-                    case "aesni-clmul" -> List.of(128);
+                    case "aesni-clmul", "armv8-aes-pmull" -> List.of(128);
                     default -> List.of(256, 512);
                 };
                 check(widths.contains(bits), keyed.backend() + ": " + bits + "-bit");
