@@ -28,8 +28,14 @@ pub(crate) enum After {
 }
 
 /// Target plaintext bytes per batch; a batch also holds at least two chunks per
-/// thread when it runs in parallel.
+/// thread when it runs in parallel, up to [`BATCH_BYTES_MAX`].
 const BATCH_BYTES: usize = 2 << 20;
+
+/// The most plaintext one batch holds, whatever the number of threads: with
+/// the largest chunks (1 MiB) and many cores, two chunks per thread would be
+/// 128 MiB a batch on 64 threads, and a pipeline holds [`crate::pipeline::BATCHES`]
+/// batches. At the default 64 KiB chunks the cap binds only past 128 threads.
+pub(crate) const BATCH_BYTES_MAX: usize = 16 << 20;
 
 /// How many chunks of what size a batch holds.
 #[derive(Clone, Copy, Debug)]
@@ -44,11 +50,17 @@ impl Layout {
     /// `parallel` is off (nothing gained by more, and less memory).
     pub fn new(chunk_size: usize, parallel: bool) -> Self {
         let per_batch = if parallel {
-            (BATCH_BYTES / chunk_size).max(2 * rayon::current_num_threads()).max(1)
+            let per_thread = (2 * rayon::current_num_threads()).min(BATCH_BYTES_MAX / chunk_size);
+            (BATCH_BYTES / chunk_size).max(per_thread).max(1)
         } else {
             1
         };
         Layout { chunk_size, per_batch, parallel }
+    }
+
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.per_batch * self.chunk_size
     }
 
     /// Bytes of one stored chunk of `C` plaintext bytes.
@@ -306,4 +318,28 @@ fn open_chunk(
     let (body, rest) = slot[WORD_LEN..].split_at_mut(len);
     let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("internal error: tag slot");
     cipher.open(&chunk_nonce(index, last), &chunk_aad(mac, word), body, tag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A batch's memory is bounded whatever the pool's size: on 256 threads
+    /// with 1 MiB chunks, 16 MiB, not 512.
+    #[test]
+    fn batches_hold_at_most_their_cap_on_any_number_of_threads() {
+        for threads in [1, 2, 8, 64, 256] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                for exp in 10..=20 {
+                    let layout = Layout::new(1 << exp, true);
+                    assert!(layout.bytes() <= BATCH_BYTES_MAX.max(1 << exp), "{threads} threads, 2^{exp}");
+                    assert!(layout.per_batch >= 1);
+                    // Enough chunks for every thread where the cap allows.
+                    let wanted = (2 * threads).min(BATCH_BYTES_MAX >> exp);
+                    assert!(layout.per_batch >= wanted, "{threads} threads, 2^{exp}");
+                }
+            });
+        }
+    }
 }

@@ -2,8 +2,8 @@
 //! batches of chunks, the calling thread seals or opens each batch's chunks on
 //! rayon's pool, and a writer thread writes them in order. A fixed set of
 //! batch buffers circulates (reader, then crypto, then writer, then back to the
-//! reader), so memory stays at [`BATCHES`] batches of about 2 MiB whatever the
-//! file size, and reading, crypto and writing overlap. This is what the
+//! reader), so memory stays at [`BATCHES`] batches of about 2 MiB (two chunks
+//! per thread where that is more, up to 16 MiB) whatever the file size, and reading, crypto and writing overlap. This is what the
 //! `gcmsiv` tool runs; [`Encryptor::encrypt_from`] and
 //! [`Decryptor::decrypt_to`] do the same work without the two I/O threads.
 //!
