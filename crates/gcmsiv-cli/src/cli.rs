@@ -71,7 +71,9 @@ status is 1. Without `set -o pipefail` a pipeline's status is its last command's
 (`tar x` may succeed on a prefix that ends between two files): set it. With -o, the
 file appears only if everything decrypted. Armored files (-a) are recognized
 without an option. --offset and --length read a range of a (binary) file,
-authenticating only the chunks that hold it.";
+authenticating only the chunks that hold it and the final chunk: exit status 0 then
+says the range is authentic, not that the rest of the file is intact (add
+--verify-all for that).";
 
 /// Encrypt files with AES-GCM-SIV (RFC 8452): chunked, authenticated, on all cores.
 #[derive(Debug, Parser)]
@@ -292,6 +294,11 @@ pub struct DecryptArgs {
     /// Write at most M bytes of plaintext (to the end if fewer remain; nothing past it)
     #[arg(long, value_name = "M")]
     pub length: Option<u64>,
+    /// With --offset/--length: authenticate every chunk of the file before writing
+    /// the range, so that exit status 0 means the whole file is intact (without it,
+    /// only the chunks the range touches and the final chunk are checked)
+    #[arg(long)]
+    pub verify_all: bool,
 }
 
 #[cfg(test)]

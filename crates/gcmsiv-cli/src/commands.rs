@@ -220,6 +220,11 @@ pub fn decrypt(args: DecryptArgs) -> Result<(), Failure> {
     if args.offset.is_some() || args.length.is_some() {
         return decrypt_range(args, input, destination, &secret, names);
     }
+    if args.verify_all {
+        return Err(Failure::usage(
+            "--verify-all is for --offset/--length: a whole decryption checks every chunk",
+        ));
+    }
     let decryptor =
         Decryptor::new(io::Cursor::new(head).chain(source), &secret).map_err(|e| names.failure(e))?;
     drop(secret);
@@ -256,13 +261,27 @@ fn decrypt_range(
     let (mut file, sink) = destination.open()?;
     let names = Names { input: input.name, output: sink.name() };
     let mut buf = vec![0u8; 1 << 20];
+    let read_failure = |e: io::Error, names: &Names| match DecodeError::from_io(&e) {
+        Some(err) => Failure::Data(err.clone()),
+        None => names.failure(gcmsiv_stream::Error::Read(e)),
+    };
+    if args.verify_all {
+        // Every chunk authenticated (and its plaintext dropped) before any
+        // byte of the range is written.
+        let mut at = 0;
+        while at < reader.len() {
+            let got = reader.read_at(at, &mut buf).map_err(|e| read_failure(e, &names))?;
+            if got == 0 {
+                break;
+            }
+            at += got as u64;
+        }
+        buf.fill(0);
+    }
     let mut at = offset;
     while at < offset + length {
         let want = usize::try_from((offset + length - at).min(buf.len() as u64)).unwrap_or(buf.len());
-        let got = reader.read_at(at, &mut buf[..want]).map_err(|e| match DecodeError::from_io(&e) {
-            Some(err) => Failure::Data(err.clone()),
-            None => names.failure(gcmsiv_stream::Error::Read(e)),
-        })?;
+        let got = reader.read_at(at, &mut buf[..want]).map_err(|e| read_failure(e, &names))?;
         if got == 0 {
             break;
         }

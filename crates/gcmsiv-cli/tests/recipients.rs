@@ -288,6 +288,22 @@ fn ranges_read_only_what_they_need_and_match_the_plaintext() {
     assert_ok(&out);
     assert!(out.stdout == plain[6000..6100]);
     assert_fails(&range(&damaged, true, 3000, Some(200)), 1, "chunk 3 failed authentication");
+    // With --verify-all, the damaged chunk outside the range fails the read, and
+    // nothing of the range is written; an intact file gives the range.
+    let verified = |sealed: &[u8]| {
+        let input = scratch.write("range.in", sealed);
+        let mut cmd = gcmsiv();
+        cmd.args(["decrypt", "-q", "--offset", "6000", "--length", "100", "--verify-all", "-i"])
+            .arg(&alice)
+            .arg(&input);
+        run(cmd)
+    };
+    let out = verified(&damaged);
+    assert_fails(&out, 1, "chunk 3 failed authentication");
+    assert!(out.stdout.is_empty());
+    let out = verified(&to_alice);
+    assert_ok(&out);
+    assert!(out.stdout == plain[6000..6100]);
     // A file cut short fails even for a range at its start (the final chunk fixes the length).
     assert_fails(&range(&to_alice[..to_alice.len() - 5], true, 0, Some(10)), 1, "");
     // Standard input cannot be read at an offset.
