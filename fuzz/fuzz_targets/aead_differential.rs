@@ -47,28 +47,30 @@ fn algorithm(byte: u8) -> Algorithm {
 /// RustCrypto's seal, or `None` where it has no type for this IV length.
 fn rustcrypto_seal(alg: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], msg: &[u8]) -> Option<Vec<u8>> {
     let payload = Payload { msg, aad };
-    Some(match (alg, nonce.len()) {
-        (Algorithm::Aes128GcmSiv, _) => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
-            .unwrap()
-            .encrypt(&aes_gcm_siv::Nonce::try_from(nonce).unwrap(), payload),
-        (Algorithm::Aes256GcmSiv, _) => aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
-            .unwrap()
-            .encrypt(&aes_gcm_siv::Nonce::try_from(nonce).unwrap(), payload),
-        (Algorithm::Aes128Gcm, 12) => aes_gcm::Aes128Gcm::new_from_slice(key)
-            .unwrap()
-            .encrypt(&aes_gcm::Nonce::try_from(nonce).unwrap(), payload),
-        (Algorithm::Aes256Gcm, 12) => aes_gcm::Aes256Gcm::new_from_slice(key)
-            .unwrap()
-            .encrypt(&aes_gcm::Nonce::try_from(nonce).unwrap(), payload),
-        (Algorithm::Aes128Gcm, 16) => aes_gcm::AesGcm::<aes::Aes128, U16>::new_from_slice(key)
-            .unwrap()
-            .encrypt(&aes_gcm::Nonce::<U16>::try_from(nonce).unwrap(), payload),
-        (Algorithm::Aes256Gcm, 16) => aes_gcm::AesGcm::<aes::Aes256, U16>::new_from_slice(key)
-            .unwrap()
-            .encrypt(&aes_gcm::Nonce::<U16>::try_from(nonce).unwrap(), payload),
-        _ => return None,
-    }
-    .expect("RustCrypto seals any length fuzzed here"))
+    Some(
+        match (alg, nonce.len()) {
+            (Algorithm::Aes128GcmSiv, _) => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
+                .unwrap()
+                .encrypt(&aes_gcm_siv::Nonce::try_from(nonce).unwrap(), payload),
+            (Algorithm::Aes256GcmSiv, _) => aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
+                .unwrap()
+                .encrypt(&aes_gcm_siv::Nonce::try_from(nonce).unwrap(), payload),
+            (Algorithm::Aes128Gcm, 12) => aes_gcm::Aes128Gcm::new_from_slice(key)
+                .unwrap()
+                .encrypt(&aes_gcm::Nonce::try_from(nonce).unwrap(), payload),
+            (Algorithm::Aes256Gcm, 12) => aes_gcm::Aes256Gcm::new_from_slice(key)
+                .unwrap()
+                .encrypt(&aes_gcm::Nonce::try_from(nonce).unwrap(), payload),
+            (Algorithm::Aes128Gcm, 16) => aes_gcm::AesGcm::<aes::Aes128, U16>::new_from_slice(key)
+                .unwrap()
+                .encrypt(&aes_gcm::Nonce::<U16>::try_from(nonce).unwrap(), payload),
+            (Algorithm::Aes256Gcm, 16) => aes_gcm::AesGcm::<aes::Aes256, U16>::new_from_slice(key)
+                .unwrap()
+                .encrypt(&aes_gcm::Nonce::<U16>::try_from(nonce).unwrap(), payload),
+            _ => return None,
+        }
+        .expect("RustCrypto seals any length fuzzed here"),
+    )
 }
 
 /// RustCrypto's open: `Some(verdict)`, or `None` where it has no type.
@@ -108,8 +110,17 @@ fn rustcrypto_open(
 
 /// aws-lc-rs (12-byte nonces only): the seal, and the open of `forged`.
 #[cfg(feature = "aws-lc")]
-fn aws_lc(alg: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], msg: &[u8], forged: &[u8]) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-    use aws_lc_rs::aead::{AES_128_GCM, AES_128_GCM_SIV, AES_256_GCM, AES_256_GCM_SIV, Aad, LessSafeKey, Nonce, UnboundKey};
+fn aws_lc(
+    alg: Algorithm,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    msg: &[u8],
+    forged: &[u8],
+) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+    use aws_lc_rs::aead::{
+        AES_128_GCM, AES_128_GCM_SIV, AES_256_GCM, AES_256_GCM_SIV, Aad, LessSafeKey, Nonce, UnboundKey,
+    };
     if nonce.len() != 12 {
         return None;
     }
@@ -129,7 +140,14 @@ fn aws_lc(alg: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], msg: &[u8], forg
 }
 
 #[cfg(not(feature = "aws-lc"))]
-fn aws_lc(_: Algorithm, _: &[u8], _: &[u8], _: &[u8], _: &[u8], _: &[u8]) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+fn aws_lc(
+    _: Algorithm,
+    _: &[u8],
+    _: &[u8],
+    _: &[u8],
+    _: &[u8],
+    _: &[u8],
+) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
     None
 }
 
@@ -252,21 +270,41 @@ fn batch(c: &Cipher, input: &Input, backend: Backend) {
 
 /// The all-cores path, its threshold lowered to the message's length: the
 /// same ciphertext, and the same open.
-fn all_cores(alg: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], msg: &[u8], sealed: &[u8], backend: Backend) {
+fn all_cores(
+    alg: Algorithm,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    msg: &[u8],
+    sealed: &[u8],
+    backend: Backend,
+) {
     let nonce: &[u8; 12] = nonce.try_into().unwrap();
     let threshold = Some(msg.len());
     let (ours, opened, forged) = match alg {
         Algorithm::Aes128GcmSiv => {
-            let c = Aes128GcmSiv::with_backend(key.try_into().unwrap(), backend).unwrap().with_parallel_threshold(threshold);
+            let c = Aes128GcmSiv::with_backend(key.try_into().unwrap(), backend)
+                .unwrap()
+                .with_parallel_threshold(threshold);
             let mut forged = sealed.to_vec();
             forged[0] ^= 1;
-            (c.encrypt(nonce, aad, msg).unwrap(), c.decrypt(nonce, aad, sealed), c.decrypt(nonce, aad, &forged))
+            (
+                c.encrypt(nonce, aad, msg).unwrap(),
+                c.decrypt(nonce, aad, sealed),
+                c.decrypt(nonce, aad, &forged),
+            )
         }
         _ => {
-            let c = Aes256GcmSiv::with_backend(key.try_into().unwrap(), backend).unwrap().with_parallel_threshold(threshold);
+            let c = Aes256GcmSiv::with_backend(key.try_into().unwrap(), backend)
+                .unwrap()
+                .with_parallel_threshold(threshold);
             let mut forged = sealed.to_vec();
             forged[0] ^= 1;
-            (c.encrypt(nonce, aad, msg).unwrap(), c.decrypt(nonce, aad, sealed), c.decrypt(nonce, aad, &forged))
+            (
+                c.encrypt(nonce, aad, msg).unwrap(),
+                c.decrypt(nonce, aad, sealed),
+                c.decrypt(nonce, aad, &forged),
+            )
         }
     };
     assert_eq!(ours, sealed, "all-cores seal on {backend}");

@@ -87,7 +87,11 @@ fn partial(a: (*mut u8, usize), b: (*mut u8, usize)) -> bool {
 
 /// The bytes of a span (none for NULL, which the calls refuse with a length).
 fn copy(s: (*mut u8, usize)) -> Vec<u8> {
-    if s.1 == 0 || s.0.is_null() { Vec::new() } else { unsafe { core::slice::from_raw_parts(s.0, s.1) }.to_vec() }
+    if s.1 == 0 || s.0.is_null() {
+        Vec::new()
+    } else {
+        unsafe { core::slice::from_raw_parts(s.0, s.1) }.to_vec()
+    }
 }
 
 const STATUSES: core::ops::RangeInclusive<i32> = GCMSIV_ERR_INTERNAL..=GCMSIV_OK;
@@ -97,7 +101,18 @@ fn fresh_seal(key: *const GcmsivKey, m: &[u8], ad: &[u8], npub: &[u8], tag_len: 
     let mut c = vec![0u8; m.len() + tag_len];
     let mut c_len = 0;
     let code = unsafe {
-        gcmsiv_encrypt(c.as_mut_ptr(), c.len(), &mut c_len, m.as_ptr(), m.len(), ad.as_ptr(), ad.len(), npub.as_ptr(), npub.len(), key)
+        gcmsiv_encrypt(
+            c.as_mut_ptr(),
+            c.len(),
+            &mut c_len,
+            m.as_ptr(),
+            m.len(),
+            ad.as_ptr(),
+            ad.len(),
+            npub.as_ptr(),
+            npub.len(),
+            key,
+        )
     };
     (code == GCMSIV_OK).then_some(c)
 }
@@ -106,7 +121,18 @@ fn fresh_open(key: *const GcmsivKey, c: &[u8], ad: &[u8], npub: &[u8]) -> Option
     let mut m = vec![0u8; c.len()];
     let mut m_len = 0;
     let code = unsafe {
-        gcmsiv_decrypt(m.as_mut_ptr(), m.len(), &mut m_len, c.as_ptr(), c.len(), ad.as_ptr(), ad.len(), npub.as_ptr(), npub.len(), key)
+        gcmsiv_decrypt(
+            m.as_mut_ptr(),
+            m.len(),
+            &mut m_len,
+            c.as_ptr(),
+            c.len(),
+            ad.as_ptr(),
+            ad.len(),
+            npub.as_ptr(),
+            npub.len(),
+            key,
+        )
     };
     (code == GCMSIV_OK).then(|| m[..m_len].to_vec())
 }
@@ -138,10 +164,17 @@ fuzz_target!(|input: Input| {
     for op in input.ops.iter().take(16) {
         match *op {
             Op::Encrypt { c, m, ad, npub } => {
-                let (c, m, ad, npub) = (place(&mut arena, c), place(&mut arena, m), place(&mut arena, ad), place(&mut arena, npub));
+                let (c, m, ad, npub) = (
+                    place(&mut arena, c),
+                    place(&mut arena, m),
+                    place(&mut arena, ad),
+                    place(&mut arena, npub),
+                );
                 let (m0, ad0, n0) = (copy(m), copy(ad), copy(npub));
                 let mut c_len = usize::MAX;
-                let code = unsafe { gcmsiv_encrypt(c.0, c.1, &mut c_len, m.0, m.1, ad.0, ad.1, npub.0, npub.1, key) };
+                let code = unsafe {
+                    gcmsiv_encrypt(c.0, c.1, &mut c_len, m.0, m.1, ad.0, ad.1, npub.0, npub.1, key)
+                };
                 assert!(STATUSES.contains(&code));
                 if code == GCMSIV_OK {
                     assert_eq!(c_len, m.1 + tag);
@@ -155,10 +188,17 @@ fuzz_target!(|input: Input| {
                 }
             }
             Op::Decrypt { m, c, ad, npub } => {
-                let (m, c, ad, npub) = (place(&mut arena, m), place(&mut arena, c), place(&mut arena, ad), place(&mut arena, npub));
+                let (m, c, ad, npub) = (
+                    place(&mut arena, m),
+                    place(&mut arena, c),
+                    place(&mut arena, ad),
+                    place(&mut arena, npub),
+                );
                 let (c0, ad0, n0) = (copy(c), copy(ad), copy(npub));
                 let mut m_len = usize::MAX;
-                let code = unsafe { gcmsiv_decrypt(m.0, m.1, &mut m_len, c.0, c.1, ad.0, ad.1, npub.0, npub.1, key) };
+                let code = unsafe {
+                    gcmsiv_decrypt(m.0, m.1, &mut m_len, c.0, c.1, ad.0, ad.1, npub.0, npub.1, key)
+                };
                 assert!(STATUSES.contains(&code));
                 if code == GCMSIV_OK {
                     let out = (m.0, m_len);
@@ -174,31 +214,48 @@ fuzz_target!(|input: Input| {
                 }
             }
             Op::EncryptDetached { c, mac, m, ad, npub } => {
-                let (c, mac, m, ad, npub) =
-                    (place(&mut arena, c), place(&mut arena, mac), place(&mut arena, m), place(&mut arena, ad), place(&mut arena, npub));
+                let (c, mac, m, ad, npub) = (
+                    place(&mut arena, c),
+                    place(&mut arena, mac),
+                    place(&mut arena, m),
+                    place(&mut arena, ad),
+                    place(&mut arena, npub),
+                );
                 // The output covers the message's length (the contract).
                 let c = (c.0, if c.0.is_null() { c.1 } else { c.1.min(m.1) });
                 if !c.0.is_null() && c.1 < m.1 {
                     continue;
                 }
                 let (m0, ad0, n0) = (copy(m), copy(ad), copy(npub));
-                let code = unsafe { gcmsiv_encrypt_detached(c.0, mac.0, mac.1, m.0, m.1, ad.0, ad.1, npub.0, npub.1, key) };
+                let code = unsafe {
+                    gcmsiv_encrypt_detached(c.0, mac.0, mac.1, m.0, m.1, ad.0, ad.1, npub.0, npub.1, key)
+                };
                 assert!(STATUSES.contains(&code));
                 if code == GCMSIV_OK {
                     let body = (c.0, m.1);
-                    assert!(!partial(body, m) && !overlap(body, ad) && !overlap(mac, ad) && !overlap(mac, body), "overlap accepted");
+                    assert!(
+                        !partial(body, m) && !overlap(body, ad) && !overlap(mac, ad) && !overlap(mac, body),
+                        "overlap accepted"
+                    );
                     let sealed = [copy(body), copy(mac)].concat();
                     assert_eq!(fresh_seal(key, &m0, &ad0, &n0, tag), Some(sealed));
                 }
             }
             Op::DecryptDetached { m, c, mac, ad, npub } => {
-                let (m, c, mac, ad, npub) =
-                    (place(&mut arena, m), place(&mut arena, c), place(&mut arena, mac), place(&mut arena, ad), place(&mut arena, npub));
+                let (m, c, mac, ad, npub) = (
+                    place(&mut arena, m),
+                    place(&mut arena, c),
+                    place(&mut arena, mac),
+                    place(&mut arena, ad),
+                    place(&mut arena, npub),
+                );
                 if !m.0.is_null() && m.1 < c.1 {
                     continue;
                 }
                 let (c0, mac0, ad0, n0) = (copy(c), copy(mac), copy(ad), copy(npub));
-                let code = unsafe { gcmsiv_decrypt_detached(m.0, c.0, c.1, mac.0, mac.1, ad.0, ad.1, npub.0, npub.1, key) };
+                let code = unsafe {
+                    gcmsiv_decrypt_detached(m.0, c.0, c.1, mac.0, mac.1, ad.0, ad.1, npub.0, npub.1, key)
+                };
                 assert!(STATUSES.contains(&code));
                 if code == GCMSIV_OK {
                     let plain = copy((m.0, c.1));
@@ -234,7 +291,8 @@ fn batch(arena: &mut [u8], key: *const GcmsivKey, seal: bool, specs: &[Item], ta
     let mut inside = false;
     for (i, s) in specs.iter().enumerate() {
         // A span inside the array, a few bytes into item `i`'s neighbour.
-        let target = base.wrapping_add((i + 1) % specs.len()).cast::<u8>().wrapping_add(usize::from(s.tag[0] % 8));
+        let target =
+            base.wrapping_add((i + 1) % specs.len()).cast::<u8>().wrapping_add(usize::from(s.tag[0] % 8));
         unsafe {
             match s.into_items % 3 {
                 1 => {
@@ -254,11 +312,23 @@ fn batch(arena: &mut [u8], key: *const GcmsivKey, seal: bool, specs: &[Item], ta
     let before: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = (0..specs.len())
         .map(|i| unsafe {
             let it = &*base.add(i);
-            if inside { (vec![], vec![], vec![]) } else { (copy((it.npub as *mut u8, it.npub_len)), copy((it.ad as *mut u8, it.ad_len)), copy((it.data, it.data_len))) }
+            if inside {
+                (vec![], vec![], vec![])
+            } else {
+                (
+                    copy((it.npub as *mut u8, it.npub_len)),
+                    copy((it.ad as *mut u8, it.ad_len)),
+                    copy((it.data, it.data_len)),
+                )
+            }
         })
         .collect();
     let code = unsafe {
-        if seal { gcmsiv_encrypt_batch(base, specs.len(), key) } else { gcmsiv_decrypt_batch(base, specs.len(), key) }
+        if seal {
+            gcmsiv_encrypt_batch(base, specs.len(), key)
+        } else {
+            gcmsiv_decrypt_batch(base, specs.len(), key)
+        }
     };
     assert!(STATUSES.contains(&code));
     for i in 0..specs.len() {
@@ -278,7 +348,10 @@ fn batch(arena: &mut [u8], key: *const GcmsivKey, seal: bool, specs: &[Item], ta
                 let one = fresh_seal(key, data, ad, npub, tag).expect("the batch sealed it");
                 assert_eq!([&now[..], &it.tag[..tag]].concat(), one, "batch item {i}");
             } else if it.status == GCMSIV_OK {
-                assert_eq!(fresh_seal(key, &now, ad, npub, tag).as_deref(), Some(&[&data[..], &specs[i].tag[..tag]].concat()[..]));
+                assert_eq!(
+                    fresh_seal(key, &now, ad, npub, tag).as_deref(),
+                    Some(&[&data[..], &specs[i].tag[..tag]].concat()[..])
+                );
             } else {
                 assert_eq!(it.status, GCMSIV_ERR_AUTHENTICATION);
                 assert_eq!(&now, data, "a failed item holds its ciphertext");

@@ -24,7 +24,9 @@
 
 use std::io::{Cursor, Read};
 
-use gcmsiv_stream::{Decryptor, Identity, MasterKey, OpenStream, RandomAccess, Secret, SeekableDecryptor, decrypt};
+use gcmsiv_stream::{
+    Decryptor, Identity, MasterKey, OpenStream, RandomAccess, Secret, SeekableDecryptor, decrypt,
+};
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &str = include_str!("../../vectors/format/key.txt");
@@ -33,14 +35,38 @@ const IDENTITIES: [&str; 2] =
 
 /// The committed key-file and recipient vectors and their plaintexts.
 const KNOWN: [(&[u8], &[u8]); 8] = [
-    (include_bytes!("../../vectors/format/hello.to-x25519.gcmsiv"), include_bytes!("../../vectors/format/hello.txt")),
-    (include_bytes!("../../vectors/format/empty.to-x25519.gcmsiv"), include_bytes!("../../vectors/format/empty.txt")),
-    (include_bytes!("../../vectors/format/chunks.to-hybrid.gcmsiv"), include_bytes!("../../vectors/format/chunks.txt")),
-    (include_bytes!("../../vectors/format/exact.to-team-aes128.gcmsiv"), include_bytes!("../../vectors/format/exact.bin")),
-    (include_bytes!("../../vectors/format/chunks.key-aes256.gcmsiv"), include_bytes!("../../vectors/format/chunks.txt")),
-    (include_bytes!("../../vectors/format/exact.key-aes128.gcmsiv"), include_bytes!("../../vectors/format/exact.bin")),
-    (include_bytes!("../../vectors/format/hello.key-aes128.gcmsiv"), include_bytes!("../../vectors/format/hello.txt")),
-    (include_bytes!("../../vectors/format/empty.key-aes256.gcmsiv"), include_bytes!("../../vectors/format/empty.txt")),
+    (
+        include_bytes!("../../vectors/format/hello.to-x25519.gcmsiv"),
+        include_bytes!("../../vectors/format/hello.txt"),
+    ),
+    (
+        include_bytes!("../../vectors/format/empty.to-x25519.gcmsiv"),
+        include_bytes!("../../vectors/format/empty.txt"),
+    ),
+    (
+        include_bytes!("../../vectors/format/chunks.to-hybrid.gcmsiv"),
+        include_bytes!("../../vectors/format/chunks.txt"),
+    ),
+    (
+        include_bytes!("../../vectors/format/exact.to-team-aes128.gcmsiv"),
+        include_bytes!("../../vectors/format/exact.bin"),
+    ),
+    (
+        include_bytes!("../../vectors/format/chunks.key-aes256.gcmsiv"),
+        include_bytes!("../../vectors/format/chunks.txt"),
+    ),
+    (
+        include_bytes!("../../vectors/format/exact.key-aes128.gcmsiv"),
+        include_bytes!("../../vectors/format/exact.bin"),
+    ),
+    (
+        include_bytes!("../../vectors/format/hello.key-aes128.gcmsiv"),
+        include_bytes!("../../vectors/format/hello.txt"),
+    ),
+    (
+        include_bytes!("../../vectors/format/empty.key-aes256.gcmsiv"),
+        include_bytes!("../../vectors/format/empty.txt"),
+    ),
 ];
 
 /// A header's length as it says (bounded by the format), or the whole input.
@@ -87,7 +113,12 @@ fn pushed(file: &[u8], secret: &Secret, piece: usize) -> Verdict {
 fuzz_target!(|data: &[u8]| {
     let Some((&choice, file)) = data.split_first() else { return };
     let secret = if file.get(6) == Some(&2) {
-        Secret::Identities(IDENTITIES.iter().flat_map(|text| Identity::parse_list(text).expect("the vectors' identities")).collect())
+        Secret::Identities(
+            IDENTITIES
+                .iter()
+                .flat_map(|text| Identity::parse_list(text).expect("the vectors' identities"))
+                .collect(),
+        )
     } else {
         Secret::Key(MasterKey::from_key_file(KEY).expect("the vectors' key file"))
     };
@@ -112,7 +143,10 @@ fuzz_target!(|data: &[u8]| {
     let (released, whole) = &verdicts[0];
 
     let head = header_len(file);
-    if let Some((_, plaintext)) = KNOWN.iter().find(|(known, _)| known.len() >= head && known[..head] == file[..head] && header_len(known) == head) {
+    if let Some((_, plaintext)) = KNOWN
+        .iter()
+        .find(|(known, _)| known.len() >= head && known[..head] == file[..head] && header_len(known) == head)
+    {
         assert!(plaintext.starts_with(released), "released bytes that were never written");
         if *whole {
             assert_eq!(released, plaintext);

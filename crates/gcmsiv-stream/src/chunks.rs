@@ -29,7 +29,11 @@ pub(crate) enum After {
 
 /// Target plaintext bytes per batch; a batch also holds at least two chunks per
 /// thread when it runs in parallel, up to [`BATCH_BYTES_MAX`].
+#[cfg(not(fuzzing))]
 const BATCH_BYTES: usize = 2 << 20;
+/// Fuzzing builds batch 4 KiB, so inputs of a few KiB reach a second batch.
+#[cfg(fuzzing)]
+const BATCH_BYTES: usize = 4 << 10;
 
 /// The most plaintext one batch holds, whatever the number of threads: with
 /// the largest chunks (1 MiB) and many cores, two chunks per thread would be
