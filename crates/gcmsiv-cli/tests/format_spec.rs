@@ -319,7 +319,7 @@ fn the_spec_reads_fresh_version_2_files_from_the_tool() {
     let plain = data(5000);
     let args: Vec<&str> = recipients.iter().flat_map(|r| ["-r", r.as_str()]).collect();
     let mut extra = args.clone();
-    extra.extend(["--chunk-size-exp", "10"]);
+    extra.extend(["--chunk-size-exp", "10", "--allow-mixed-recipients"]);
     let sealed = scratch.encrypt_to(&plain, &extra);
     for id in &ids {
         let (released, result) = decode(&sealed, Key::Identities(vec![id.clone()]));
