@@ -36,7 +36,7 @@ pub(super) fn ctr_hash<const NR: usize, const BE: bool, const HASH_OUT: bool, co
         if !HASH_OUT {
             s = aggregate(s, &array::<V, WIDTH>(|k| order::<REVERSED>(x[k])), powers);
         }
-        aes.encrypt_n(&mut ks);
+        aes.encrypt8(&mut ks);
         if let Some(p) = pending.take() {
             s = aggregate(s, &p, powers);
         }
