@@ -115,13 +115,19 @@ impl<const BE: bool> Counter<BE> {
         Counter { base: vreinterpretq_u32_u8(c) }
     }
 
+    /// `i` in the counter's word, zero elsewhere.
+    #[inline]
+    #[target_feature(enable = "aes,neon")]
+    fn step(i: u32) -> uint32x4_t {
+        let zero = vdupq_n_u32(0);
+        if BE { vsetq_lane_u32::<3>(i, zero) } else { vsetq_lane_u32::<0>(i, zero) }
+    }
+
     /// The counter block `i` blocks on, its 32-bit counter modulo 2^32.
     #[inline]
     #[target_feature(enable = "aes,neon")]
     pub(super) fn block(&self, i: u32) -> V {
-        let zero = vdupq_n_u32(0);
-        let step = if BE { vsetq_lane_u32::<3>(i, zero) } else { vsetq_lane_u32::<0>(i, zero) };
-        let c = vreinterpretq_u8_u32(vaddq_u32(self.base, step));
+        let c = vreinterpretq_u8_u32(vaddq_u32(self.base, Self::step(i)));
         if BE { vrev32q_u8(c) } else { c }
     }
 
@@ -130,7 +136,7 @@ impl<const BE: bool> Counter<BE> {
     #[target_feature(enable = "aes,neon")]
     pub(super) fn take<const N: usize>(&mut self) -> [V; N] {
         let b = array(|i| self.block(i as u32));
-        *self = Counter::new(self.block(N as u32));
+        self.base = vaddq_u32(self.base, Self::step(N as u32));
         b
     }
 }

@@ -68,19 +68,46 @@ impl Powers {
 }
 
 /// The low 64-bit halves of `a` and `b` multiplied (PMULL).
+///
+/// In `asm!` (as [`pmull_hi`]): through the intrinsic, the compiler took
+/// the loop-invariant powers of H apart into 64-bit scalars, built vectors
+/// of them again for each product, and, short of registers, kept the halves
+/// in stack slots: about fifteen reloads per eight blocks, and copies of
+/// the powers on the stack.
 #[inline]
 #[target_feature(enable = "aes,neon")]
 fn pmull_lo(a: V, b: V) -> V {
-    let a = vgetq_lane_u64::<0>(vreinterpretq_u64_u8(a));
-    let b = vgetq_lane_u64::<0>(vreinterpretq_u64_u8(b));
-    vreinterpretq_u8_p128(vmull_p64(a, b))
+    let out: V;
+    // SAFETY: registers only; this function enables AES, which covers
+    // PMULL and which every caller proves.
+    unsafe {
+        core::arch::asm!(
+            "pmull {out:v}.1q, {a:v}.1d, {b:v}.1d",
+            out = lateout(vreg) out,
+            a = in(vreg) a,
+            b = in(vreg) b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
 }
 
 /// The high 64-bit halves of `a` and `b` multiplied (PMULL2).
 #[inline]
 #[target_feature(enable = "aes,neon")]
 fn pmull_hi(a: V, b: V) -> V {
-    vreinterpretq_u8_p128(vmull_high_p64(vreinterpretq_p64_u8(a), vreinterpretq_p64_u8(b)))
+    let out: V;
+    // SAFETY: as in `pmull_lo`.
+    unsafe {
+        core::arch::asm!(
+            "pmull2 {out:v}.1q, {a:v}.2d, {b:v}.2d",
+            out = lateout(vreg) out,
+            a = in(vreg) a,
+            b = in(vreg) b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
 }
 
 /// The 64-bit halves of `a` swapped.
