@@ -11,10 +11,15 @@ pub(crate) mod soft;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)] // The one place intrinsics live; see its module docs.
 pub(crate) mod x86_64;
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // The one place intrinsics live; see its module docs.
+pub(crate) mod aarch64;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) mod none;
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(crate) use aarch64 as hw;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) use none as hw;
 /// This target's hardware backends, behind one interface: `Features` (the
 /// proof a CPU gives, `Copy`), `detect` (the proof for one [`Backend`] of
