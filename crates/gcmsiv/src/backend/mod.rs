@@ -17,17 +17,20 @@ pub(crate) mod aarch64;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) mod none;
 
-#[cfg(target_arch = "aarch64")]
-pub(crate) use aarch64 as hw;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-pub(crate) use none as hw;
-/// This target's hardware backends, behind one interface: `Features` (the
-/// proof a CPU gives, `Copy`), `detect` (the proof for one [`Backend`] of
-/// this target, or `None`), `Aes128`, `Aes256` and `Polyval` (made by
-/// [`FromProof`]). Everything above the backends reaches hardware through
-/// this name only, so a target's backend is one folder and one line here.
+// `hw`: this target's hardware backends, behind one interface: `Features`
+// (the proof a CPU gives, `Copy`), `detect` (the proof for one `Backend` of
+// this target, or `None`), `Aes128`, `Aes256` and `Polyval` (made by
+// `FromProof`). Everything above the backends reaches hardware through this
+// name only, so a target's backend is one folder and one line here.
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_64 as hw;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) use aarch64 as hw;
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) use none as hw;
 
 use zeroize::Zeroize;
 
