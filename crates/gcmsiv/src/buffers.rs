@@ -51,7 +51,10 @@ pub(crate) fn open_into(
 
 /// Stack below the caller's frame that [`scrub_stack`] zeroes: more than
 /// the deepest the kernels and key set-up go (`tests/residue.rs` checks
-/// what is left).
+/// what is left, on x86-64). One size for 32-bit and 64-bit targets: in
+/// optimized builds the all-cores work and making a key reach 3-6 KiB below
+/// their caller on x86-64, aarch64 and armv7 alike (painted-stack
+/// measurement), so 16 KiB leaves room for deeper inlining.
 const SCRUB: usize = 16 * 1024;
 
 /// Zeroes [`SCRUB`] bytes of stack below the caller's frame: where the calls
@@ -62,6 +65,14 @@ const SCRUB: usize = 16 * 1024;
 /// one-core kernels keep their secrets in registers and wipe what they
 /// store, and need no scrub. About 300 cycles, against a megabyte's hundreds
 /// of thousands.
+///
+/// It needs [`SCRUB`] bytes of stack free below its caller, on 32-bit and
+/// 64-bit targets alike: the main thread has megabytes (8 MiB by default on
+/// Linux) and rayon's threads Rust's default of 2 MiB; a pool built with
+/// stacks of a few tens of KiB (`ThreadPoolBuilder::stack_size`,
+/// `RUST_MIN_STACK`) could overflow here. The area is bytes, so it assumes
+/// no alignment; it lies at whatever the ABI aligns frames to (8 bytes on
+/// 32-bit ARM, 16 on x86-64 and aarch64), and every byte of it is stored.
 #[inline(never)]
 pub(crate) fn scrub_stack() {
     let mut area = [0u8; SCRUB];
@@ -82,6 +93,12 @@ pub(crate) fn scrub_stack() {
 /// `tests/residue.rs` checks it for every algorithm and backend (in
 /// optimized builds). The bindings and the C ABI make their keys this way.
 ///
+/// `T` may have any size and alignment, on 32-bit and 64-bit targets: it is
+/// returned by value, and what `make` left of it on the stack is zeroed.
+/// What is assumed, on both: `make`'s frames reach at most 16 KiB below
+/// this call's (making a key takes 3-6 KiB on x86-64, aarch64 and armv7),
+/// and the thread has that much stack free.
+///
 /// ```
 /// use gcmsiv::{Algorithm, Backend, Cipher};
 /// let key = gcmsiv::scrubbed(|| {
@@ -97,7 +114,9 @@ pub fn scrubbed<T>(make: impl FnOnce() -> T) -> T {
 }
 
 /// `make()`, never inlined: its frames lie below the caller's, where
-/// [`scrub_stack`], called from the same frame next, zeroes.
+/// [`scrub_stack`], called from the same frame next, zeroes. Its own frame
+/// is whatever size and alignment the ABI gives it, on 32-bit and 64-bit
+/// targets: it counts against the same 16 KiB.
 #[inline(never)]
 fn in_own_frame<T>(make: impl FnOnce() -> T) -> T {
     make()

@@ -66,11 +66,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The caller's work loop with its lifetime erased, so that a `'static`
 /// pool job can run it; [`for_each`] holds the safety argument.
+///
+/// A wide pointer, the closure's address and its vtable's: two words, 8
+/// bytes aligned to 4 on 32-bit targets and 16 aligned to 8 on 64-bit ones.
+/// It is only ever copied whole (never split, packed or turned into an
+/// integer), so nothing here depends on the word size.
 #[derive(Clone, Copy)]
 struct Work(*const (dyn Fn() + Sync + 'static));
 
 // SAFETY: the pointee is `Sync`, so it may be called from any thread; how
-// long it lives is [`for_each`]'s protocol.
+// long it lives is [`for_each`]'s protocol. Sending assumes nothing of size
+// or alignment: the two-word pointer moves whole, under `state`'s lock, on
+// 32-bit and 64-bit targets alike.
 unsafe impl Send for Work {}
 
 struct Shared {
@@ -129,7 +136,10 @@ where
     // only under `state`'s lock while `work` is `Some`, and counts itself in
     // `inside` under the same lock; `Closing` (on return and on unwind alike)
     // sets `work` to `None` and waits for `inside` to reach zero before this
-    // frame, which owns the closure and everything it borrows, ends.
+    // frame, which owns the closure and everything it borrows, ends. Both
+    // types are the same wide pointer but for that bound: one size (8 bytes
+    // on 32-bit targets, 16 on 64-bit; `transmute` does not compile for
+    // types whose sizes differ on the target), one layout and alignment.
     let work = Work(unsafe {
         core::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(work)
     });
@@ -174,7 +184,9 @@ fn help(shared: &Shared) {
     // pool with a panic handler, vanish).
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // SAFETY: taken while the caller still took helpers, and counted in
-        // `inside`, so the closure outlives this call.
+        // `inside`, so the closure outlives this call. The pointer was made
+        // from a reference (`&back` in `for_each`): non-null and aligned for
+        // the closure on every target.
         unsafe { (*work.0)() }
     }));
     if outcome.is_err() {
@@ -301,7 +313,33 @@ impl Drop for Leaving<'_> {
 #[cfg(test)]
 mod tests {
     use super::for_each;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// Every item runs exactly once, some of them on a helper: the path
+    /// through the lifetime erasure, which Miri checks (`scripts/miri.sh`).
+    #[test]
+    fn each_item_runs_once_some_on_a_helper() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        // The helper may arrive after the caller has done every item: try
+        // until one ran on it.
+        let helped = (0..50).any(|_| {
+            let runs: [AtomicUsize; 16] = core::array::from_fn(|_| AtomicUsize::new(0));
+            let on_helper = AtomicBool::new(false);
+            pool.install(|| {
+                let caller = std::thread::current().id();
+                for_each(runs.iter(), 1, |item| {
+                    item.fetch_add(1, Ordering::Relaxed);
+                    if std::thread::current().id() != caller {
+                        on_helper.store(true, Ordering::Relaxed);
+                    }
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                });
+            });
+            assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1), "an item ran twice or never");
+            on_helper.load(Ordering::Relaxed)
+        });
+        assert!(helped, "no item ever ran on a helper");
+    }
 
     /// A task that panics on a helper makes the call panic, in a pool whose
     /// panic handler would swallow it and in one without a handler (where a

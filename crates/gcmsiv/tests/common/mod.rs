@@ -104,6 +104,15 @@ pub fn records(file: &Value, field: &str, id_key: &str) -> Vec<Record> {
         .collect()
 }
 
+/// Whether the tests run under an emulator (qemu running another
+/// architecture's build): `GCMSIV_EMULATED=1`, which `scripts/test-emulated.sh`
+/// and CI set. A case costs tens of times more there, so tests that loop over
+/// many take fewer; the environment says so rather than the target, since the
+/// same target also runs natively.
+pub fn emulated() -> bool {
+    std::env::var_os("GCMSIV_EMULATED").is_some_and(|v| v == "1")
+}
+
 /// Every backend this machine can run; tests loop over all of them.
 pub fn backends() -> Vec<Backend> {
     let all: Vec<Backend> = Backend::available().into_iter().flatten().collect();
