@@ -13,6 +13,7 @@ const LENGTHS: &[usize] = &[
 
 /// The test-only width cap this build was made with (the `gcmsiv_max_width`
 /// cfg, from `GCMSIV_MAX_WIDTH` at build time), in bits.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const WIDTH_CAP: u32 = if cfg!(gcmsiv_max_width = "128") {
     128
 } else if cfg!(gcmsiv_max_width = "256") {
@@ -62,6 +63,33 @@ fn hardware_backend_is_used_where_the_cpu_has_it() {
             assert_eq!(Backend::AesNiVaes.to_string(), format!("aesni-vaes ({bits}-bit)"));
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    {
+        use std::arch::is_aarch64_feature_detected as has;
+        let hw = has!("aes") && has!("pmull");
+        assert_eq!(backends().contains(&Backend::Armv8AesPmull), hw);
+        let chosen = gcmsiv::Aes128GcmSiv::new(&[0; 16]).backend();
+        if cfg!(feature = "force-portable") || !hw {
+            assert_eq!(chosen, Backend::Portable);
+        } else {
+            assert_eq!(chosen, Backend::Armv8AesPmull, "the CPU's AES and PMULL must be chosen");
+        }
+        for b in backends() {
+            assert_eq!(gcmsiv::Aes256GcmSiv::with_backend(&[0; 32], b).unwrap().backend(), b);
+            assert_eq!(gcmsiv::Aes128Gcm::with_backend(&[0; 16], 16, b).unwrap().backend(), b);
+        }
+        assert_eq!(Backend::Armv8AesPmull.register_bits(), 128);
+        assert_eq!(Backend::Portable.register_bits(), 64);
+    }
+    // No x86-64 backend off x86-64, and no AArch64 one off AArch64.
+    let here: &[Backend] = if cfg!(target_arch = "x86_64") {
+        &[Backend::Portable, Backend::AesNiClmul, Backend::AesNiVaes]
+    } else if cfg!(target_arch = "aarch64") {
+        &[Backend::Portable, Backend::Armv8AesPmull]
+    } else {
+        &[Backend::Portable]
+    };
+    assert!(backends().iter().all(|b| here.contains(b)), "{:?}", backends());
 }
 
 #[test]

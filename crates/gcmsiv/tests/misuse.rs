@@ -128,7 +128,25 @@ fn limits(algorithm: Algorithm) -> (u64, u64, u64) {
     }
 }
 
+/// On 32-bit targets no slice reaches a limit (2^36 bytes and more): every
+/// length a `usize` holds passes the checks.
 #[test]
+#[cfg(not(target_pointer_width = "64"))]
+fn no_length_a_32_bit_slice_has_is_over_a_limit() {
+    for (algorithm, key_len) in SIV_ALGORITHMS.into_iter().chain(GCM_ALGORITHMS) {
+        let c = Cipher::new(algorithm, &vec![1; key_len], 16, Backend::Portable).unwrap();
+        let (a_max, p_max, c_max) = limits(algorithm);
+        assert!([a_max, p_max, c_max].iter().all(|&max| max > usize::MAX as u64));
+        assert_eq!(c.check_lengths(12, usize::MAX, usize::MAX), Ok(()), "{algorithm:?}");
+        assert_eq!(c.check_open_lengths(12, usize::MAX, usize::MAX), Ok(()), "{algorithm:?}");
+    }
+    let gcm = Cipher::new(Algorithm::Aes128Gcm, &[1; 16], 16, Backend::Portable).unwrap();
+    assert!(gcmsiv::GCM_IV_MAX > usize::MAX as u64);
+    assert_eq!(gcm.check_lengths(usize::MAX, 0, 0), Ok(()));
+}
+
+#[test]
+#[cfg(target_pointer_width = "64")]
 fn over_long_inputs_get_one_error_per_direction() {
     for (algorithm, key_len) in SIV_ALGORITHMS.into_iter().chain(GCM_ALGORITHMS) {
         let c = Cipher::new(algorithm, &vec![1; key_len], 16, Backend::Portable).unwrap();
