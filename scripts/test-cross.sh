@@ -36,8 +36,13 @@ unset RUSTFLAGS GCMSIV_MAX_WIDTH
 
 # Test binaries run under qemu. Its -L prefix is NOT used: the targets'
 # multiarch libc6 (which the libstd packages bring) lives in /lib/<triple>,
-# and with -L pointing at the cross prefix, that prefix's older ld.so would
-# load the newer libc and crash or hang in pthread_create. Programs the tests
+# and with -L pointing at the cross prefix, qemu runs that prefix's loader
+# (glibc 2.36-8 on Debian 12), which takes libc.so.6 from the multiarch
+# directory (2.36-9+deb12u14): the loader and libc share private structures
+# and must come from one build, and mixed, the first thread a process starts
+# dies with SIGSEGV on armv7 and hangs on aarch64. In the library the first
+# thread is rayon's pool, started by the all-cores path, so it looked like that
+# path's bug (issue 48). Programs the tests
 # spawn themselves (the CLI's tests run the gcmsiv binary) need the kernel to
 # know qemu: binfmt_misc, registered here when it is not.
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc

@@ -1,6 +1,6 @@
 //! One message on all cores gives exactly the one-core result, for any split,
 //! on every target: natively, under qemu for the other architectures
-//! (`scripts/test-emulated.sh`) and, for the small cases, under Miri
+//! (`scripts/test-cross.sh`) and, for the small cases, under Miri
 //! (`scripts/miri.sh`).
 //!
 //! A case costs tens of times more under an emulator, so where

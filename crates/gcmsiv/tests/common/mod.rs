@@ -105,7 +105,7 @@ pub fn records(file: &Value, field: &str, id_key: &str) -> Vec<Record> {
 }
 
 /// Whether the tests run under an emulator (qemu running another
-/// architecture's build): `GCMSIV_EMULATED=1`, which `scripts/test-emulated.sh`
+/// architecture's build): `GCMSIV_EMULATED=1`, which `scripts/test-cross.sh`
 /// and CI set. A case costs tens of times more there, so tests that loop over
 /// many take fewer; the environment says so rather than the target, since the
 /// same target also runs natively.
