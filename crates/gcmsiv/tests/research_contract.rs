@@ -17,7 +17,7 @@ fn example() -> std::path::PathBuf {
     let path = profile_dir.join("examples").join(format!("research_vectors{}", std::env::consts::EXE_SUFFIX));
     // Cross-built and emulated (scripts/test-cross.sh), the whole `cargo test`
     // built the example for the target; a build here would make the host's.
-    if std::env::var_os("GCMSIV_EMULATED").is_some() {
+    if common::emulated() {
         assert!(path.exists(), "{} not built: run the whole `cargo test`", path.display());
         return path;
     }
