@@ -33,7 +33,7 @@ lib="$out/linux_amd64/libgcmsiv_c.a"
 inputs_hash() {
     {
         # Sources and manifests, in a fixed order, each with its path.
-        git ls-files -z -- crates/gcmsiv/Cargo.toml crates/gcmsiv/src crates/gcmsiv-glue/Cargo.toml \
+        git ls-files -z -- crates/gcmsiv/Cargo.toml crates/gcmsiv/build.rs crates/gcmsiv/src crates/gcmsiv-glue/Cargo.toml \
             crates/gcmsiv-glue/src crates/gcmsiv-stream/Cargo.toml crates/gcmsiv-stream/src \
             crates/gcmsiv-c/Cargo.toml crates/gcmsiv-c/src crates/gcmsiv-c/include \
             crates/gcmsiv-c/build.rs scripts/go-prebuilt.sh | sort -z | while IFS= read -r -d '' f; do
