@@ -453,7 +453,7 @@ pub(crate) trait FromProof<Key: ?Sized> {
 
 /// The backends this build knows; which of them a key uses is decided once.
 /// Every list of them ([`Backend::ALL`], [`Backend::available`], names,
-/// widths, the C ABI's numbers) comes from [`TABLE`].
+/// widths, the C ABI's numbers) comes from one table in the crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
@@ -500,7 +500,7 @@ const TABLE: [Row; 4] = [
 ];
 
 impl Backend {
-    /// Every backend this build knows, on any CPU, in [`TABLE`]'s order (the
+    /// Every backend this build knows, on any CPU, in the table's order (the
     /// C ABI numbers them from 1 in this order).
     pub const ALL: [Backend; TABLE.len()] = {
         let mut all = [Backend::Portable; TABLE.len()];
