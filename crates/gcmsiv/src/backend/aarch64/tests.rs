@@ -3,7 +3,7 @@
 //! partial blocks meet, and across counter wraps.
 
 use super::{Aes128, Aes256, Features, Polyval, detect};
-use crate::backend::{Backend, BlockCipher, FromProof, FusedKernels, Hashes, Polyval as _, soft};
+use crate::backend::{Backend, BlockCipher, FromProof, Hashes, Polyval as _, soft};
 use std::vec::Vec;
 
 /// The lengths that cross every boundary the kernels have.
@@ -175,58 +175,10 @@ fn stitched_passes_equal_the_portable_backend() {
     compare_passes(&Aes256::from_proof(proof, &key), &soft::Aes256::new(&key));
 }
 
-/// The whole-message kernels against the modes run step by step on the
-/// portable backend.
-fn compare_messages<H: crate::backend::Aes + Clone, S: crate::backend::Aes + Clone>(hw: H, sw: S) {
-    let nonce: [u8; 12] = bytes(12, 3).try_into().unwrap();
-    let (enc, hash) = hw.derive_record_keys_fused(&nonce).unwrap();
-    let (sw_enc, sw_hash) = crate::siv::GcmSiv::new(sw.clone()).derive_record_keys(&nonce);
-    assert_eq!(hash.key(), sw_hash.key(), "record authentication key");
-    let (mut x, mut y) = (block(4), block(4));
-    enc.encrypt_block(&mut x);
-    sw_enc.encrypt_block(&mut y);
-    assert_eq!(x, y, "record encryption key");
-
-    let (siv_hw, siv_sw) = (crate::siv::GcmSiv::new(hw.clone()), crate::siv::GcmSiv::new(sw.clone()));
-    let (gcm_hw, gcm_sw) = (crate::gcm::Gcm::new(hw, 16), crate::gcm::Gcm::new(sw, 16));
-    for &aad_len in &[0, 1, 16, 17, 128, 129] {
-        let aad = bytes(aad_len, 0x77);
-        for &len in LENGTHS {
-            let data = bytes(len, len as u8 ^ 0x33);
-            let (mut a, mut b) = (data.clone(), data.clone());
-            let tag = siv_hw.seal_in_place(&nonce, &aad, &mut a).unwrap();
-            assert_eq!(
-                tag,
-                siv_sw.seal_in_place(&nonce, &aad, &mut b).unwrap(),
-                "GCM-SIV tag, {aad_len}/{len}"
-            );
-            assert_eq!(a, b, "GCM-SIV ciphertext, {aad_len}/{len}");
-            let ciphertext = a.clone();
-            siv_hw.open_in_place(&nonce, &aad, &mut a, &tag).unwrap();
-            assert_eq!(a, data, "GCM-SIV open, {aad_len}/{len}");
-            let mut bad = tag;
-            bad[len % 16] ^= 1;
-            assert!(siv_hw.open_in_place(&nonce, &aad, &mut b, &bad).is_err());
-            assert_eq!(b, ciphertext, "a failed open keeps the ciphertext, {aad_len}/{len}");
-
-            let (mut a, mut b) = (data.clone(), data.clone());
-            let tag = gcm_hw.seal_in_place(&nonce, &aad, &mut a).unwrap();
-            assert_eq!(tag, gcm_sw.seal_in_place(&nonce, &aad, &mut b).unwrap(), "GCM tag, {aad_len}/{len}");
-            assert_eq!(a, b, "GCM ciphertext, {aad_len}/{len}");
-            gcm_hw.open_in_place(&nonce, &aad, &mut a, &tag).unwrap();
-            assert_eq!(a, data, "GCM open, {aad_len}/{len}");
-        }
-    }
-}
-
-#[test]
-fn whole_messages_equal_the_portable_backend() {
-    let Some(proof) = proof() else { return };
-    let key: [u8; 32] = bytes(32, 5).try_into().unwrap();
-    let key128: &[u8; 16] = key[..16].try_into().unwrap();
-    compare_messages(Aes128::from_proof(proof, key128), soft::Aes128::new(key128));
-    compare_messages(Aes256::from_proof(proof, &key), soft::Aes256::new(&key));
-}
+// Whole messages (the fused seal, open and GCM kernels through the modes)
+// are compared with the portable backend above this layer, in the crate's
+// integration tests: tests/backends.rs at boundary lengths and
+// misalignments, tests/differential.rs against RustCrypto, tests/vectors.rs.
 
 #[test]
 fn the_proof_is_exactly_this_backend() {
