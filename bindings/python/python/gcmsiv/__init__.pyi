@@ -23,7 +23,8 @@ class InvalidTag(Exception):
     """Authentication failed. Raised for every decryption failure, with no detail."""
 
 def backend() -> str:
-    """The backend a new key runs on: ``"aesni-vaes"``, ``"aesni-clmul"``, ``"armv8-aes-pmull"`` or ``"portable"``."""
+    """The backend a new key runs on: ``"aesni-vaes"``, ``"aesni-clmul"``,
+    ``"armv8-aes-pmull"`` or ``"portable"``."""
 
 def backend_bits() -> int:
     """Its widest vector registers on this CPU: 64, 128, 256 or 512."""
