@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
                 let secret_lines = text
                     .lines()
                     .map(str::trim)
-                    .filter(|l| l.len() > 20 && l[..18].eq_ignore_ascii_case("gcmsiv-secret-key-"));
+                    .filter(|l| l.len() > 20 && l.as_bytes()[..18].eq_ignore_ascii_case(b"gcmsiv-secret-key-"));
                 for line in secret_lines {
                     assert!(!why.contains(line), "an identity error quoted its input");
                 }
