@@ -65,24 +65,22 @@ fn sub_rot_word(k: V, rcon: u32) -> V {
     vreinterpretq_u8_u32(veorq_u32(r, vdupq_n_u32(rcon)))
 }
 
-/// AES-128 KeyExpansion of the key in `k`.
+/// AES-128 KeyExpansion of the key in `k`, into `rk` in place (returned
+/// by value, the round keys would be one more copy on the stack).
 #[inline]
 #[target_feature(enable = "aes,neon")]
-pub(super) fn expand128(mut k: V) -> [V; 15] {
-    let mut rk = [vdupq_n_u8(0); 15];
+pub(super) fn expand128(mut k: V, rk: &mut [V; 15]) {
     rk[0] = k;
     for (i, &rcon) in RCON.iter().enumerate() {
         k = veorq_u8(prefix_xor(k), sub_rot_word(k, rcon));
         rk[i + 1] = k;
     }
-    rk
 }
 
-/// AES-256 KeyExpansion of the key in `k0` || `k1`.
+/// AES-256 KeyExpansion of the key in `k0` || `k1`, into `rk` in place.
 #[inline]
 #[target_feature(enable = "aes,neon")]
-pub(super) fn expand256(mut k0: V, mut k1: V) -> [V; 15] {
-    let mut rk = [vdupq_n_u8(0); 15];
+pub(super) fn expand256(mut k0: V, mut k1: V, rk: &mut [V; 15]) {
     rk[0] = k0;
     rk[1] = k1;
     for (i, &rcon) in RCON[..7].iter().enumerate() {
@@ -95,7 +93,6 @@ pub(super) fn expand256(mut k0: V, mut k1: V) -> [V; 15] {
             rk[2 * i + 3] = k1;
         }
     }
-    rk
 }
 
 /// GCM-SIV's or GCM's counter, kept so that block `i` after it is one vector
@@ -141,21 +138,27 @@ impl<const BE: bool> Counter<BE> {
     }
 }
 
-/// AESE and AESMC of eight blocks under one round key, block after block
-/// in this order, each AESMC right after its AESE (the pair cores fuse).
+/// AESE and AESMC of eight blocks under the round key at `key`, block after
+/// block in this order, each AESMC right after its AESE (the pair cores
+/// fuse).
 ///
 /// One `asm!` block because the compiler otherwise regroups the rounds
 /// block by block, and, the whole encryption then being too large to
 /// inline, made it a call with the blocks passed through memory: a core
 /// that does not reorder far (Cortex-A53, A55) then had one dependent chain
-/// at a time instead of eight.
+/// at a time instead of eight. The round key is loaded inside the block,
+/// into a scratch register, rather than passed in: passed in, the loads
+/// are loop-invariant, the compiler hoists all of them out of the bulk
+/// loops, and, with eight blocks in flight, keeps some in stack slots,
+/// copies of the round keys that outlive the call.
 #[inline]
 #[target_feature(enable = "aes,neon")]
-fn round8(b: &mut [V; 8], key: V) {
-    // SAFETY: registers only: no memory, no stack, no flags; this function
-    // enables AES, which every caller proves.
+fn round8(b: &mut [V; 8], key: &V) {
+    // SAFETY: reads the 16 bytes of `key`, a valid reference; no stack, no
+    // flags; this function enables AES, which every caller proves.
     unsafe {
         core::arch::asm!(
+            "ldr {k:q}, [{key}]",
             "aese {b0:v}.16b, {k:v}.16b",
             "aesmc {b0:v}.16b, {b0:v}.16b",
             "aese {b1:v}.16b, {k:v}.16b",
@@ -172,7 +175,8 @@ fn round8(b: &mut [V; 8], key: V) {
             "aesmc {b6:v}.16b, {b6:v}.16b",
             "aese {b7:v}.16b, {k:v}.16b",
             "aesmc {b7:v}.16b, {b7:v}.16b",
-            k = in(vreg) key,
+            key = in(reg) key,
+            k = out(vreg) _,
             b0 = inout(vreg) b[0],
             b1 = inout(vreg) b[1],
             b2 = inout(vreg) b[2],
@@ -181,29 +185,123 @@ fn round8(b: &mut [V; 8], key: V) {
             b5 = inout(vreg) b[5],
             b6 = inout(vreg) b[6],
             b7 = inout(vreg) b[7],
-            options(pure, nomem, nostack, preserves_flags),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+}
+
+/// The last round of eight blocks: AESE under the round key at `key`, then
+/// XOR with the one at `last`, both loaded inside the block (see
+/// [`round8`]).
+#[inline]
+#[target_feature(enable = "aes,neon")]
+fn final8(b: &mut [V; 8], key: &V, last: &V) {
+    // SAFETY: reads the 16 bytes of `key` and of `last`, valid references;
+    // no stack, no flags; this function enables AES, which every caller
+    // proves.
+    unsafe {
+        core::arch::asm!(
+            "ldr {k:q}, [{key}]",
+            "ldr {l:q}, [{last}]",
+            "aese {b0:v}.16b, {k:v}.16b",
+            "eor {b0:v}.16b, {b0:v}.16b, {l:v}.16b",
+            "aese {b1:v}.16b, {k:v}.16b",
+            "eor {b1:v}.16b, {b1:v}.16b, {l:v}.16b",
+            "aese {b2:v}.16b, {k:v}.16b",
+            "eor {b2:v}.16b, {b2:v}.16b, {l:v}.16b",
+            "aese {b3:v}.16b, {k:v}.16b",
+            "eor {b3:v}.16b, {b3:v}.16b, {l:v}.16b",
+            "aese {b4:v}.16b, {k:v}.16b",
+            "eor {b4:v}.16b, {b4:v}.16b, {l:v}.16b",
+            "aese {b5:v}.16b, {k:v}.16b",
+            "eor {b5:v}.16b, {b5:v}.16b, {l:v}.16b",
+            "aese {b6:v}.16b, {k:v}.16b",
+            "eor {b6:v}.16b, {b6:v}.16b, {l:v}.16b",
+            "aese {b7:v}.16b, {k:v}.16b",
+            "eor {b7:v}.16b, {b7:v}.16b, {l:v}.16b",
+            key = in(reg) key,
+            last = in(reg) last,
+            k = out(vreg) _,
+            l = out(vreg) _,
+            b0 = inout(vreg) b[0],
+            b1 = inout(vreg) b[1],
+            b2 = inout(vreg) b[2],
+            b3 = inout(vreg) b[3],
+            b4 = inout(vreg) b[4],
+            b5 = inout(vreg) b[5],
+            b6 = inout(vreg) b[6],
+            b7 = inout(vreg) b[7],
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+}
+
+/// AESE and AESMC of one block under the round key at `key`, loaded inside
+/// the `asm!` block (see [`round8`]): the short paths' rounds, which the
+/// compiler would otherwise hoist out of loops as [`round8`]'s.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+fn round1(x: &mut V, key: &V) {
+    // SAFETY: reads the 16 bytes of `key`, a valid reference; no stack, no
+    // flags; this function enables AES, which every caller proves.
+    unsafe {
+        core::arch::asm!(
+            "ldr {k:q}, [{key}]",
+            "aese {x:v}.16b, {k:v}.16b",
+            "aesmc {x:v}.16b, {x:v}.16b",
+            key = in(reg) key,
+            k = out(vreg) _,
+            x = inout(vreg) *x,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+}
+
+/// The last round of one block (see [`final8`]).
+#[inline]
+#[target_feature(enable = "aes,neon")]
+fn final1(x: &mut V, key: &V, last: &V) {
+    // SAFETY: reads the 16 bytes of `key` and of `last`, valid references;
+    // no stack, no flags; this function enables AES, which every caller
+    // proves.
+    unsafe {
+        core::arch::asm!(
+            "ldr {k:q}, [{key}]",
+            "ldr {l:q}, [{last}]",
+            "aese {x:v}.16b, {k:v}.16b",
+            "eor {x:v}.16b, {x:v}.16b, {l:v}.16b",
+            key = in(reg) key,
+            last = in(reg) last,
+            k = out(vreg) _,
+            l = out(vreg) _,
+            x = inout(vreg) *x,
+            options(pure, readonly, nostack, preserves_flags),
         );
     }
 }
 
 impl<const NR: usize> Schedule<NR> {
-    /// The schedule for `rk` on the CPU `features` proves.
-    pub(super) fn from_keys(features: Features, rk: [V; 15]) -> Self {
-        Schedule { rk, features }
+    /// An all-zero schedule, for a kernel to expand a record key into in
+    /// place.
+    #[inline]
+    #[target_feature(enable = "aes,neon")]
+    pub(super) fn zeroed(features: Features) -> Self {
+        Schedule { rk: [vdupq_n_u8(0); 15], features }
     }
 
     /// Encrypts `N` independent blocks, their rounds interleaved (round by
-    /// round, every block), so that `N` chains are in flight.
+    /// round, every block), so that `N` chains are in flight. Each round key
+    /// is loaded where it is used (see [`round1`]).
     #[inline]
     #[target_feature(enable = "aes,neon")]
     pub(super) fn encrypt_n<const N: usize>(&self, b: &mut [V; N]) {
         for key in &self.rk[..NR - 1] {
             for x in b.iter_mut() {
-                *x = vaesmcq_u8(vaeseq_u8(*x, *key));
+                round1(x, key);
             }
         }
         for x in b.iter_mut() {
-            *x = veorq_u8(vaeseq_u8(*x, self.rk[NR - 1]), self.rk[NR]);
+            final1(x, &self.rk[NR - 1], &self.rk[NR]);
         }
     }
 
@@ -213,11 +311,9 @@ impl<const NR: usize> Schedule<NR> {
     #[target_feature(enable = "aes,neon")]
     pub(super) fn encrypt8(&self, b: &mut [V; 8]) {
         for key in &self.rk[..NR - 1] {
-            round8(b, *key);
+            round8(b, key);
         }
-        for x in b.iter_mut() {
-            *x = veorq_u8(vaeseq_u8(*x, self.rk[NR - 1]), self.rk[NR]);
-        }
+        final8(b, &self.rk[NR - 1], &self.rk[NR]);
     }
 
     /// Encrypts one block.
@@ -303,19 +399,22 @@ macro_rules! key_schedule {
         impl Schedule<$nr> {
             pub(crate) fn new(features: Features, key: &[u8; $key_len]) -> Self {
                 // SAFETY: `features` proves the CPU has AES and NEON.
-                let rk = unsafe { Self::expand(key) };
-                Schedule { rk, features }
+                unsafe {
+                    let mut s = Self::zeroed(features);
+                    Self::expand(key, &mut s.rk);
+                    s
+                }
             }
 
             /// # Safety
             /// The CPU must support the enabled features (AES and NEON).
             #[target_feature(enable = "aes,neon")]
-            unsafe fn expand(key: &[u8; $key_len]) -> [V; 15] {
+            unsafe fn expand(key: &[u8; $key_len], rk: &mut [V; 15]) {
                 let k0 = load(key[..16].try_into().unwrap());
                 if $key_len == 16 {
-                    expand128(k0)
+                    expand128(k0, rk)
                 } else {
-                    expand256(k0, load(key[16..].try_into().unwrap()))
+                    expand256(k0, load(key[16..].try_into().unwrap()), rk)
                 }
             }
         }

@@ -42,8 +42,7 @@ macro_rules! aes_impl {
             }
             fn ghash_update(table: &Powers, hash: &mut Polyval, data: &[u8]) {
                 // SAFETY: a Polyval holds the Features proof of CPU support.
-                unsafe { hash.update::<true>(data, Some(table)) };
-                wipe_kernel_frames();
+                unsafe { hash.update::<true>(data, Some(table)) }
             }
         }
 
@@ -83,9 +82,7 @@ macro_rules! aes_impl {
             #[inline]
             fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                let tag = unsafe { kernels::seal::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) };
-                wipe_kernel_frames();
-                Some(tag)
+                Some(unsafe { kernels::seal::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) })
             }
             #[inline]
             fn open_fused(
@@ -96,9 +93,7 @@ macro_rules! aes_impl {
                 tag: &Block,
             ) -> Option<Block> {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                let tag = unsafe { kernels::open::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) };
-                wipe_kernel_frames();
-                Some(tag)
+                Some(unsafe { kernels::open::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) })
             }
             #[inline]
             fn gcm_fused<const OPEN: bool>(
@@ -109,9 +104,7 @@ macro_rules! aes_impl {
                 data: &mut [u8],
             ) -> Option<Block> {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                let tag = unsafe { kernels::gcm::<$nr, OPEN>(self, table, iv, aad, data) };
-                wipe_kernel_frames();
-                Some(tag)
+                Some(unsafe { kernels::gcm::<$nr, OPEN>(self, table, iv, aad, data) })
             }
         }
 
@@ -138,7 +131,8 @@ fn ctr32le_then_polyval<const NR: usize>(
     if data.is_empty() {
         return;
     }
-    let powers = Powers::for_blocks(hash.h, data.len().div_ceil(16));
+    let mut powers = Powers::zeroed();
+    powers.fill(hash.h, data.len().div_ceil(16));
     hash.s = ctr_hash::<NR, false, true, false>(aes, load(counter), data, hash.s, &powers, None);
 }
 
@@ -181,20 +175,4 @@ impl crate::backend::Polyval for Polyval {
         store(&mut out, self.s);
         out
     }
-}
-
-/// How far below its caller's frame a one-message kernel's frames reach, and
-/// so what [`wipe_kernel_frames`] zeroes.
-const KERNEL_FRAMES: usize = 2048;
-
-/// Zeroes the stack the kernel called just before used. The compiler spills
-/// a few round keys and powers of H in the stitched and CTR loops (registers
-/// run out: 15 round keys and 8 powers beside 8 blocks in flight), and those
-/// copies would outlive the call; until the kernels keep them in registers
-/// throughout, this wipe (a 2 KiB store, a few dozen cycles) removes them.
-/// `tests/residue.rs` checks it on AArch64.
-#[inline(never)]
-fn wipe_kernel_frames() {
-    let mut area = [0u8; KERNEL_FRAMES];
-    core::hint::black_box(&mut area);
 }

@@ -23,23 +23,38 @@ fn low_halves(a: V, b: V) -> V {
 /// RFC 8452 section 4 in registers, `kgk` the key-generating key and `N`
 /// its derivation blocks (4 for AES-128, 6 for AES-256): the blocks are
 /// encrypted together, and their first halves go straight into key
-/// expansion and POLYVAL.
+/// expansion, in place in `enc` (a schedule returned by value would be a
+/// copy left behind), and POLYVAL.
+#[inline]
+#[target_feature(enable = "aes,neon")]
+pub(super) fn derive_into<const NR: usize, const N: usize>(
+    kgk: &Schedule<NR>,
+    nonce: &[u8; 12],
+    enc: &mut Schedule<NR>,
+) -> Polyval {
+    let mut b = derivation_blocks::<N>(nonce);
+    kgk.encrypt_n(&mut b);
+    let h = low_halves(b[0], b[1]);
+    match N {
+        4 => expand128(low_halves(b[2], b[3]), &mut enc.rk),
+        _ => expand256(low_halves(b[2], b[3]), low_halves(b[4], b[5]), &mut enc.rk),
+    }
+    let hash = Polyval::from_register(kgk.features, h);
+    b.zeroize();
+    hash
+}
+
+/// [`derive_into`] for the backend's contract, which returns the record
+/// keys (into the caller's key object).
 #[inline]
 #[target_feature(enable = "aes,neon")]
 pub(super) fn derive<const NR: usize, const N: usize>(
     kgk: &Schedule<NR>,
     nonce: &[u8; 12],
 ) -> (Schedule<NR>, Polyval) {
-    let mut b = derivation_blocks::<N>(nonce);
-    kgk.encrypt_n(&mut b);
-    let h = low_halves(b[0], b[1]);
-    let rk = match N {
-        4 => expand128(low_halves(b[2], b[3])),
-        _ => expand256(low_halves(b[2], b[3]), low_halves(b[4], b[5])),
-    };
-    let hash = Polyval::from_register(kgk.features, h);
-    b.zeroize();
-    (Schedule::from_keys(kgk.features, rk), hash)
+    let mut enc = Schedule::zeroed(kgk.features);
+    let hash = derive_into::<NR, N>(kgk, nonce, &mut enc);
+    (enc, hash)
 }
 
 /// The number of blocks `len` bytes pad to.
@@ -89,8 +104,10 @@ pub(super) fn seal<const NR: usize, const N: usize>(
     aad: &[u8],
     data: &mut [u8],
 ) -> Block {
-    let (enc, hash) = derive::<NR, N>(kgk, nonce);
-    let powers = Powers::for_blocks(hash.h, blocks(aad.len()) + blocks(data.len()) + 1);
+    let mut enc = Schedule::zeroed(kgk.features);
+    let hash = derive_into::<NR, N>(kgk, nonce, &mut enc);
+    let mut powers = Powers::zeroed();
+    powers.fill(hash.h, blocks(aad.len()) + blocks(data.len()) + 1);
     let s = absorb_padded::<false>(hash.s, &powers, aad, None);
     let s = absorb_padded::<false>(s, &powers, data, Some(siv_length_block(aad.len(), data.len())));
     let tag = siv_tag(&enc, s, nonce);
@@ -111,8 +128,10 @@ pub(super) fn open<const NR: usize, const N: usize>(
     data: &mut [u8],
     tag: &Block,
 ) -> Block {
-    let (enc, hash) = derive::<NR, N>(kgk, nonce);
-    let powers = Powers::for_blocks(hash.h, blocks(aad.len()) + blocks(data.len()) + 1);
+    let mut enc = Schedule::zeroed(kgk.features);
+    let hash = derive_into::<NR, N>(kgk, nonce, &mut enc);
+    let mut powers = Powers::zeroed();
+    powers.fill(hash.h, blocks(aad.len()) + blocks(data.len()) + 1);
     let s = absorb_padded::<false>(hash.s, &powers, aad, None);
     let length = siv_length_block(aad.len(), data.len());
     let s = ctr_hash::<NR, false, true, false>(&enc, siv_counter(load(tag)), data, s, &powers, Some(length));

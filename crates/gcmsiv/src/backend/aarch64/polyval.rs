@@ -35,35 +35,43 @@ impl Powers {
     #[inline]
     #[target_feature(enable = "aes,neon")]
     pub(super) fn new(h1: V) -> Self {
-        Self::up_to(h1, WIDTH)
+        let mut p = Self::zeroed();
+        p.up_to(h1, WIDTH);
+        p
     }
 
-    /// H^1..H^n only (1 <= n <= 8; the rest zero): a short message needs
-    /// few powers, and each costs multiplications. Three dependent levels,
-    /// every even power a square (H^k = H^ceil(k/2) * H^floor(k/2)).
+    /// No powers yet: to be filled in place by [`Powers::fill`] (a table
+    /// returned by value would be one more copy on the stack).
     #[inline]
     #[target_feature(enable = "aes,neon")]
-    pub(super) fn up_to(h1: V, n: usize) -> Self {
+    pub(super) fn zeroed() -> Self {
+        Powers { h: [vdupq_n_u8(0); WIDTH], h_swap: [vdupq_n_u8(0); WIDTH] }
+    }
+
+    /// H^1..H^n only (1 <= n <= 8; the rest left as they are): a short
+    /// message needs few powers, and each costs multiplications. Three
+    /// dependent levels, every even power a square (H^k = H^ceil(k/2) *
+    /// H^floor(k/2)).
+    #[inline]
+    #[target_feature(enable = "aes,neon")]
+    fn up_to(&mut self, h1: V, n: usize) {
         debug_assert!((1..=WIDTH).contains(&n));
         // Highest first: H^k at index WIDTH - k.
-        let mut h = [vdupq_n_u8(0); WIDTH];
-        h[WIDTH - 1] = h1;
+        self.h[WIDTH - 1] = h1;
         for k in 2..=n {
-            let (a, b) = (h[WIDTH - k.div_ceil(2)], h[WIDTH - k / 2]);
-            h[WIDTH - k] = if k % 2 == 0 { square(a) } else { dot(a, b) };
+            let (a, b) = (self.h[WIDTH - k.div_ceil(2)], self.h[WIDTH - k / 2]);
+            self.h[WIDTH - k] = if k % 2 == 0 { square(a) } else { dot(a, b) };
         }
-        let mut h_swap = [vdupq_n_u8(0); WIDTH];
-        for (x, p) in h_swap.iter_mut().zip(&h) {
-            *x = swap_halves(*p);
+        for k in WIDTH - n..WIDTH {
+            self.h_swap[k] = swap_halves(self.h[k]);
         }
-        Powers { h, h_swap }
     }
 
     /// The powers a pass of `blocks` blocks takes (at most eight).
     #[inline]
     #[target_feature(enable = "aes,neon")]
-    pub(super) fn for_blocks(h1: V, blocks: usize) -> Self {
-        Self::up_to(h1, blocks.clamp(1, WIDTH))
+    pub(super) fn fill(&mut self, h1: V, blocks: usize) {
+        self.up_to(h1, blocks.clamp(1, WIDTH))
     }
 }
 
@@ -147,6 +155,42 @@ impl Wide {
         }
     }
 
+    /// a * b for the power at `b` and its swapped halves at `b_swap`, both
+    /// loaded inside the `asm!` block, into scratch registers. Passed in as
+    /// values, the powers are loop-invariant: the compiler hoists all
+    /// sixteen out of the hashing loops and, short of registers beside the
+    /// blocks in flight, keeps some in stack slots, copies that outlive the
+    /// call.
+    #[inline]
+    #[target_feature(enable = "aes,neon")]
+    fn product_at(a: V, b: &V, b_swap: &V) -> Self {
+        let (lo, hi, mid): (V, V, V);
+        // SAFETY: reads the 16 bytes of `b` and of `b_swap`, valid
+        // references; no stack, no flags; this function enables AES, which
+        // covers PMULL and which every caller proves.
+        unsafe {
+            core::arch::asm!(
+                "ldr {p:q}, [{b}]",
+                "ldr {q:q}, [{b_swap}]",
+                "pmull {lo:v}.1q, {a:v}.1d, {p:v}.1d",
+                "pmull2 {hi:v}.1q, {a:v}.2d, {p:v}.2d",
+                "pmull {mid:v}.1q, {a:v}.1d, {q:v}.1d",
+                "pmull2 {q:v}.1q, {a:v}.2d, {q:v}.2d",
+                "eor {mid:v}.16b, {mid:v}.16b, {q:v}.16b",
+                b = in(reg) b,
+                b_swap = in(reg) b_swap,
+                a = in(vreg) a,
+                p = out(vreg) _,
+                q = out(vreg) _,
+                lo = out(vreg) lo,
+                hi = out(vreg) hi,
+                mid = out(vreg) mid,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        Wide { lo, mid, hi }
+    }
+
     #[inline]
     #[target_feature(enable = "aes,neon")]
     fn add(self, o: Wide) -> Self {
@@ -194,10 +238,10 @@ fn square(a: V) -> V {
 pub(super) fn aggregate(s: V, x: &[V], powers: &Powers) -> V {
     let n = x.len();
     debug_assert!((1..=WIDTH).contains(&n));
-    let mut acc = Wide::product(veorq_u8(s, x[0]), powers.h[WIDTH - n], powers.h_swap[WIDTH - n]);
+    let mut acc = Wide::product_at(veorq_u8(s, x[0]), &powers.h[WIDTH - n], &powers.h_swap[WIDTH - n]);
     for (k, &xk) in x.iter().enumerate().skip(1) {
         // Block k of n takes H^(n-k), at index WIDTH - (n - k).
-        acc = acc.add(Wide::product(xk, powers.h[WIDTH - n + k], powers.h_swap[WIDTH - n + k]));
+        acc = acc.add(Wide::product_at(xk, &powers.h[WIDTH - n + k], &powers.h_swap[WIDTH - n + k]));
     }
     acc.reduce()
 }
@@ -283,7 +327,8 @@ impl Polyval {
         self.s = match table {
             Some(powers) => absorb_padded::<REVERSED>(self.s, powers, data, None),
             None => {
-                let powers = Powers::for_blocks(self.h, data.len().div_ceil(16));
+                let mut powers = Powers::zeroed();
+                powers.fill(self.h, data.len().div_ceil(16));
                 absorb_padded::<REVERSED>(self.s, &powers, data, None)
             }
         };
