@@ -14,6 +14,12 @@ pub(crate) enum Dispatch<P, H> {
 
 /// Runs `$body` with `$core` bound to the active backend's mode object.
 macro_rules! dispatch {
+    (mut $self:expr, $core:ident => $body:expr) => {
+        match &mut $self.inner {
+            $crate::dispatch::Dispatch::Portable($core) => $body,
+            $crate::dispatch::Dispatch::Hardware($core, _) => $body,
+        }
+    };
     ($self:expr, $core:ident => $body:expr) => {
         match &$self.inner {
             $crate::dispatch::Dispatch::Portable($core) => $body,

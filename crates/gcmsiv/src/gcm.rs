@@ -63,26 +63,19 @@ impl<A: Aes> Gcm<A> {
         Gcm { cipher, polyval_key, table, tag_len }
     }
 
-    /// GHASH(H, A || C || [len(A)]_64 || [len(C)]_64), the S that E(J0)
-    /// masks into the tag (research intermediates).
-    #[cfg(feature = "research")]
-    pub(crate) fn ghash_with_lengths(&self, aad: &[u8], ciphertext: &[u8]) -> Block {
-        let mut g = self.ghash();
-        self.ghash_update(&mut g, aad);
-        self.ghash_update(&mut g, ciphertext);
-        self.ghash_update(&mut g, &length_block(aad.len(), ciphertext.len()));
-        byte_reverse(g.finalize())
-    }
-
     pub(crate) fn tag_len(&self) -> usize {
         self.tag_len
     }
 
-    fn ghash(&self) -> A::Polyval {
+    /// A GHASH state under this key's H: POLYVAL under H's byte-reversed
+    /// double, over byte-reversed blocks (RFC 8452 Appendix A).
+    pub(crate) fn ghash(&self) -> A::Polyval {
         self.cipher.polyval(&self.polyval_key)
     }
 
-    fn ghash_update(&self, hash: &mut A::Polyval, data: &[u8]) {
+    /// Absorbs `data` into a GHASH state from [`Gcm::ghash`], zero-padded
+    /// to whole blocks.
+    pub(crate) fn ghash_update(&self, hash: &mut A::Polyval, data: &[u8]) {
         A::ghash_update(&self.table, hash, data);
     }
 

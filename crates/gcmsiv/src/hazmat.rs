@@ -7,18 +7,10 @@
 
 use crate::Error;
 use crate::backend::{Backend, FromProof, Polyval as _, hw, soft};
+use crate::dispatch::{Dispatch, dispatch};
 use crate::limits::NONCE_LEN;
 use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
-
-// The hardware state carries its table of powers of H inline: boxing it would
-// put an allocation on the hash's set-up path.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-enum PolyvalImpl {
-    Portable(soft::Polyval),
-    Hardware(hw::Polyval),
-}
 
 /// POLYVAL (RFC 8452 section 3): POLYVAL(H, X_1, ..., X_s) = S_s, where S_0 = 0
 /// and S_j = dot(S_(j-1) + X_j, H) in GF(2^128) modulo
@@ -38,7 +30,7 @@ enum PolyvalImpl {
 /// ```
 #[derive(Clone)]
 pub struct Polyval {
-    inner: PolyvalImpl,
+    inner: Dispatch<soft::Polyval, hw::Polyval>,
 }
 
 impl Polyval {
@@ -49,10 +41,8 @@ impl Polyval {
 
     /// POLYVAL on a chosen backend.
     pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self, Error> {
-        let inner = match backend.proof()? {
-            None => PolyvalImpl::Portable(soft::Polyval::new(h)),
-            Some(proof) => PolyvalImpl::Hardware(hw::Polyval::from_proof(proof, h)),
-        };
+        let inner =
+            Dispatch::build(backend, || soft::Polyval::new(h), |proof| hw::Polyval::from_proof(proof, h))?;
         Ok(Polyval { inner })
     }
 
@@ -60,18 +50,12 @@ impl Polyval {
     /// AES-GCM-SIV pads the associated data and the plaintext). Each call pads
     /// on its own: to hash one long string in pieces, pass whole blocks until the end.
     pub fn update_padded(&mut self, data: &[u8]) {
-        match &mut self.inner {
-            PolyvalImpl::Portable(p) => p.update_padded(data),
-            PolyvalImpl::Hardware(p) => p.update_padded(data),
-        }
+        dispatch!(mut self, p => p.update_padded(data))
     }
 
     /// The current value S_j.
     pub fn finalize(&self) -> [u8; 16] {
-        match &self.inner {
-            PolyvalImpl::Portable(p) => p.finalize(),
-            PolyvalImpl::Hardware(p) => p.finalize(),
-        }
+        dispatch!(self, p => p.finalize())
     }
 }
 

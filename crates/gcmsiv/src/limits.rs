@@ -28,13 +28,18 @@ pub const GCM_IV_MIN: usize = 1;
 pub const GCM_IV_MAX: u64 = (1 << 61) - 1;
 
 /// One algorithm's limits, in bytes. AES-128 and AES-256 share them.
+///
+/// The fields are open to the crate so that an algorithm defined elsewhere
+/// (the research module's variants) keeps its limits beside its definition
+/// and checks them with the same [`Limits::check_seal`] and
+/// [`Limits::check_open`].
 pub(crate) struct Limits {
-    nonce_min: usize,
-    nonce_max: u64,
-    aad_max: u64,
-    plaintext_max: u64,
+    pub(crate) nonce_min: usize,
+    pub(crate) nonce_max: u64,
+    pub(crate) aad_max: u64,
+    pub(crate) plaintext_max: u64,
     /// Without the tag: the length the open calls hold in their buffer.
-    ciphertext_max: u64,
+    pub(crate) ciphertext_max: u64,
 }
 
 /// AES-GCM-SIV (RFC 8452 section 6).
@@ -51,42 +56,6 @@ pub(crate) const GCM_SIV: Limits = Limits {
 pub(crate) const GCM: Limits = Limits {
     nonce_min: GCM_IV_MIN,
     nonce_max: GCM_IV_MAX,
-    aad_max: GCM_A_MAX,
-    plaintext_max: GCM_P_MAX,
-    ciphertext_max: GCM_P_MAX,
-};
-
-/// The research module's GCM-SIV of 000 (2015): a 16-byte nonce (its
-/// masked bit ignored), 2^32 blocks of plaintext in the 32-bit counter field
-/// (P_MAX = 2^36, 000 section 4.1); 000 states no AAD limit, so RFC 8452's
-/// A_MAX = 2^36 is kept.
-#[cfg(feature = "research")]
-pub(crate) const GCM_SIV_2015: Limits =
-    Limits { nonce_min: 16, nonce_max: 16, aad_max: A_MAX, plaintext_max: P_MAX, ciphertext_max: P_MAX };
-
-/// The research module's 2016 drafts (draft-gueron-gcmsiv-00 to
-/// draft-irtf-cfrg-gcmsiv-02): 16-byte nonce, P_MAX = 2^36, A_MAX = 2^61 - 1.
-#[cfg(feature = "research")]
-pub(crate) const GCM_SIV_DRAFTS: Limits =
-    Limits { nonce_min: 16, nonce_max: 16, aad_max: GCM_A_MAX, plaintext_max: P_MAX, ciphertext_max: P_MAX };
-
-/// The research module's CTR with 002's DeriveKey: a 12-byte nonce, no
-/// associated data at all (A_MAX = 0), 2^32 blocks from counter 0.
-#[cfg(feature = "research")]
-pub(crate) const CTR_DERIVE_KEY: Limits = Limits {
-    nonce_min: NONCE_LEN,
-    nonce_max: NONCE_LEN as u64,
-    aad_max: 0,
-    plaintext_max: P_MAX,
-    ciphertext_max: P_MAX,
-};
-
-/// The research module's AES-GCM with 002's DeriveKey: SP 800-38D's limits
-/// with the 12-byte nonce DeriveKey takes.
-#[cfg(feature = "research")]
-pub(crate) const GCM_DERIVE_KEY: Limits = Limits {
-    nonce_min: NONCE_LEN,
-    nonce_max: NONCE_LEN as u64,
     aad_max: GCM_A_MAX,
     plaintext_max: GCM_P_MAX,
     ciphertext_max: GCM_P_MAX,

@@ -8,9 +8,40 @@ use super::{Intermediates, ctr_counter};
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval};
 use crate::gcm::Gcm;
-use crate::limits::{CTR_DERIVE_KEY, GCM_DERIVE_KEY, NONCE_LEN};
+use crate::limits::{GCM_A_MAX, GCM_P_MAX, Limits, NONCE_LEN, P_MAX};
 use crate::siv::GcmSiv;
 use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// CTR with 002's DeriveKey: a 12-byte nonce, no associated data at all
+/// (A_MAX = 0), 2^32 blocks from counter 0.
+pub(super) const CTR_DERIVE_KEY: Limits = Limits {
+    nonce_min: NONCE_LEN,
+    nonce_max: NONCE_LEN as u64,
+    aad_max: 0,
+    plaintext_max: P_MAX,
+    ciphertext_max: P_MAX,
+};
+
+/// AES-GCM with 002's DeriveKey: SP 800-38D's limits with the 12-byte nonce
+/// DeriveKey takes.
+const GCM_DERIVE_KEY: Limits = Limits {
+    nonce_min: NONCE_LEN,
+    nonce_max: NONCE_LEN as u64,
+    aad_max: GCM_A_MAX,
+    plaintext_max: GCM_P_MAX,
+    ciphertext_max: GCM_P_MAX,
+};
+
+/// GHASH(H, A || C || [len(A)]_64 || [len(C)]_64): the S that E(J0) masks
+/// into the tag, for the intermediates (the seal computes it inside its
+/// fused pass and never returns it).
+fn ghash_with_lengths<A: Aes>(gcm: &Gcm<A>, aad: &[u8], ciphertext: &[u8]) -> Block {
+    let mut g = gcm.ghash();
+    gcm.ghash_update(&mut g, aad);
+    gcm.ghash_update(&mut g, ciphertext);
+    gcm.ghash_update(&mut g, &crate::gcm::length_block(aad.len(), ciphertext.len()));
+    crate::gcm::byte_reverse(g.finalize())
+}
 
 /// What runs under the derived keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +144,7 @@ impl<A: Aes> DeriveKeyMode<A> {
             let gcm = Gcm::with_hash_key(k2.rekey(&bytes.encryption_key[..A::KEY_LEN]), &h, 16);
             v.hash_key = Some(h.to_vec());
             v.length_block = Some(crate::gcm::length_block(aad.len(), ct.len()));
-            v.hash_result = Some(gcm.ghash_with_lengths(aad, &ct));
+            v.hash_result = Some(ghash_with_lengths(&gcm, aad, &ct));
             v.tag = Some(tag);
         }
         v.initial_counter = initial_counter;

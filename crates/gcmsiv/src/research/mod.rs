@@ -74,12 +74,12 @@ pub use parts::AesParts;
 use crate::Error;
 use crate::aes_gcm::Tag;
 use crate::backend::{Aes, Backend, Block, OnSchedule};
-use crate::limits::{GCM_SIV_2015, GCM_SIV_DRAFTS};
+use crate::limits::{A_MAX, GCM_A_MAX, Limits, P_MAX};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use derive_key::{DeriveKeyMode, Scheme};
-use siv::{Convention, HashKey, KeySchedule, Order, RecordKeyRule, SivMode};
+use siv::{Convention, HashKey, KeySchedule, RecordKeyRule, SivMode};
 use zeroize::{Zeroize, Zeroizing};
 
 /// The seeds' variants. Each is historical and not for production; each
@@ -161,39 +161,179 @@ pub enum Variant {
     GcmSivPlus,
 }
 
+/// Everything that tells one variant from another, in one row of [`SPECS`]:
+/// its name, its key and nonce layout, and how its keys and mode are built.
+/// (Its sources and readings are its doc comment on [`Variant`].)
+struct Spec {
+    variant: Variant,
+    name: &'static str,
+    /// The key lengths it takes, in bytes.
+    key_lens: &'static [usize],
+    nonce_len: usize,
+    build: Build,
+}
+
+/// Where a variant's hash key and AES key come from, given the key bytes.
+#[derive(Clone, Copy)]
+enum Keys {
+    /// H is the key's first 16 bytes, the AES key the rest.
+    Prefix,
+    /// The key is K0; H = AES_K0(c_0) and the AES key AES_K0(c_1) (||
+    /// AES_K0(c_2)), with the constant's 1 in byte 15 (`gcm_order`) or in
+    /// byte 0 ([`derive_blocks`]).
+    FromK0 { gcm_order: bool },
+}
+
+/// How a variant's mode is made.
+#[derive(Clone, Copy)]
+enum Build {
+    /// Static H and AES key: 000, GCM-SIV+.
+    Static { convention: Convention, keys: Keys, limits: &'static Limits },
+    /// A static H and a per-nonce AES key made from the nonce under K:
+    /// draft-gueron-00 and -01.
+    RecordKey { convention: Convention, keys: Keys, rule: RecordKeyRule, limits: &'static Limits },
+    /// Per-nonce hash and record keys from one key: draft-irtf-02.
+    HashAndRecordKey { convention: Convention, limits: &'static Limits },
+    /// RFC 8452's DeriveKey, then CTR or AES-GCM under the derived keys: 002.
+    DeriveKey(Scheme),
+}
+
+/// 000 (2015): a 16-byte nonce (its masked bit ignored), 2^32 blocks of
+/// plaintext in the 32-bit counter field (P_MAX = 2^36, 000 section 4.1); 000
+/// states no AAD limit, so RFC 8452's A_MAX = 2^36 is kept.
+const GCM_SIV_2015: Limits =
+    Limits { nonce_min: 16, nonce_max: 16, aad_max: A_MAX, plaintext_max: P_MAX, ciphertext_max: P_MAX };
+
+/// The 2016 drafts (draft-gueron-gcmsiv-00 to draft-irtf-cfrg-gcmsiv-02):
+/// 16-byte nonce, P_MAX = 2^36, A_MAX = 2^61 - 1.
+const GCM_SIV_DRAFTS: Limits =
+    Limits { nonce_min: 16, nonce_max: 16, aad_max: GCM_A_MAX, plaintext_max: P_MAX, ciphertext_max: P_MAX };
+
+/// Every variant, in [`Variant`]'s order (the seeds' specification's, GCM-SIV+
+/// last): the one table the variant's methods and [`SeedCipher`] read.
+const SPECS: [Spec; 12] = {
+    use siv::{AUTHORS_CODE_2015, DRAFT_GUERON_00, DRAFT_IRTF_01, DRAFT_IRTF_02, PAPER_2015};
+    const TWO: &[usize] = &[32];
+    const ONE: &[usize] = &[16];
+    const PREFIXED: &[usize] = &[32, 48];
+    const ANY: &[usize] = &[16, 32];
+    const fn row(
+        variant: Variant,
+        name: &'static str,
+        key_lens: &'static [usize],
+        nonce_len: usize,
+        build: Build,
+    ) -> Spec {
+        Spec { variant, name, key_lens, nonce_len, build }
+    }
+    const fn code_2015(keys: Keys) -> Build {
+        Build::Static { convention: AUTHORS_CODE_2015, keys, limits: &GCM_SIV_2015 }
+    }
+    [
+        row(Variant::GcmSiv2015TwoKey, "gcm-siv-2015-two-key", TWO, 16, code_2015(Keys::Prefix)),
+        row(
+            Variant::GcmSiv2015OneKey,
+            "gcm-siv-2015-one-key",
+            ONE,
+            16,
+            code_2015(Keys::FromK0 { gcm_order: false }),
+        ),
+        row(
+            Variant::GcmSiv2015TwoKeyPaper,
+            "gcm-siv-2015-two-key-paper",
+            TWO,
+            16,
+            Build::Static { convention: PAPER_2015, keys: Keys::Prefix, limits: &GCM_SIV_2015 },
+        ),
+        row(
+            Variant::GcmSiv2015OneKeyPaper,
+            "gcm-siv-2015-one-key-paper",
+            ONE,
+            16,
+            Build::Static {
+                convention: PAPER_2015,
+                keys: Keys::FromK0 { gcm_order: true },
+                limits: &GCM_SIV_2015,
+            },
+        ),
+        row(
+            Variant::DraftGueron00,
+            "draft-gueron-00",
+            PREFIXED,
+            16,
+            Build::RecordKey {
+                convention: DRAFT_GUERON_00,
+                keys: Keys::Prefix,
+                rule: RecordKeyRule::Pair,
+                limits: &GCM_SIV_DRAFTS,
+            },
+        ),
+        row(
+            Variant::DraftGueron00OneKey,
+            "draft-gueron-00-one-key",
+            ANY,
+            16,
+            Build::RecordKey {
+                convention: DRAFT_GUERON_00,
+                keys: Keys::FromK0 { gcm_order: false },
+                rule: RecordKeyRule::Pair,
+                limits: &GCM_SIV_DRAFTS,
+            },
+        ),
+        row(
+            Variant::DraftIrtf01,
+            "draft-irtf-01",
+            PREFIXED,
+            16,
+            Build::RecordKey {
+                convention: DRAFT_IRTF_01,
+                keys: Keys::Prefix,
+                rule: RecordKeyRule::Cascade,
+                limits: &GCM_SIV_DRAFTS,
+            },
+        ),
+        row(
+            Variant::DraftIrtf02,
+            "draft-irtf-02",
+            ANY,
+            16,
+            Build::HashAndRecordKey { convention: DRAFT_IRTF_02, limits: &GCM_SIV_DRAFTS },
+        ),
+        row(Variant::CtrDeriveKey, "ctr-derive-key", ANY, 12, Build::DeriveKey(Scheme::Ctr)),
+        row(Variant::GcmDeriveKeyA, "gcm-derive-key-a", ANY, 12, Build::DeriveKey(Scheme::GcmA)),
+        row(Variant::GcmDeriveKeyB, "gcm-derive-key-b", ANY, 12, Build::DeriveKey(Scheme::GcmB)),
+        row(
+            Variant::GcmSivPlus,
+            "gcm-siv-plus",
+            PREFIXED,
+            16,
+            Build::Static { convention: DRAFT_IRTF_01, keys: Keys::Prefix, limits: &GCM_SIV_DRAFTS },
+        ),
+    ]
+};
+
 impl Variant {
     /// Every variant, in the order of the seeds' specification (GCM-SIV+ last).
-    pub const ALL: [Variant; 12] = [
-        Variant::GcmSiv2015TwoKey,
-        Variant::GcmSiv2015OneKey,
-        Variant::GcmSiv2015TwoKeyPaper,
-        Variant::GcmSiv2015OneKeyPaper,
-        Variant::DraftGueron00,
-        Variant::DraftGueron00OneKey,
-        Variant::DraftIrtf01,
-        Variant::DraftIrtf02,
-        Variant::CtrDeriveKey,
-        Variant::GcmDeriveKeyA,
-        Variant::GcmDeriveKeyB,
-        Variant::GcmSivPlus,
-    ];
+    pub const ALL: [Variant; 12] = {
+        let mut all = [Variant::GcmSivPlus; 12];
+        let mut i = 0;
+        while i < SPECS.len() {
+            // The table's rows are in the enum's order: `spec` indexes by it.
+            assert!(SPECS[i].variant as usize == i);
+            all[i] = SPECS[i].variant;
+            i += 1;
+        }
+        all
+    };
+
+    /// This variant's row of [`SPECS`].
+    fn spec(self) -> &'static Spec {
+        &SPECS[self as usize]
+    }
 
     /// The variant's name in the vectors and the JSON-lines contract.
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::GcmSiv2015TwoKey => "gcm-siv-2015-two-key",
-            Variant::GcmSiv2015OneKey => "gcm-siv-2015-one-key",
-            Variant::GcmSiv2015TwoKeyPaper => "gcm-siv-2015-two-key-paper",
-            Variant::GcmSiv2015OneKeyPaper => "gcm-siv-2015-one-key-paper",
-            Variant::DraftGueron00 => "draft-gueron-00",
-            Variant::DraftGueron00OneKey => "draft-gueron-00-one-key",
-            Variant::DraftIrtf01 => "draft-irtf-01",
-            Variant::DraftIrtf02 => "draft-irtf-02",
-            Variant::CtrDeriveKey => "ctr-derive-key",
-            Variant::GcmDeriveKeyA => "gcm-derive-key-a",
-            Variant::GcmDeriveKeyB => "gcm-derive-key-b",
-            Variant::GcmSivPlus => "gcm-siv-plus",
-        }
+        self.spec().name
     }
 
     /// The variant of that name, if any.
@@ -203,36 +343,24 @@ impl Variant {
 
     /// The key lengths it takes, in bytes.
     pub fn key_lens(self) -> &'static [usize] {
-        match self {
-            Variant::GcmSiv2015TwoKey | Variant::GcmSiv2015TwoKeyPaper => &[32],
-            Variant::GcmSiv2015OneKey | Variant::GcmSiv2015OneKeyPaper => &[16],
-            Variant::DraftGueron00 | Variant::DraftIrtf01 | Variant::GcmSivPlus => &[32, 48],
-            _ => &[16, 32],
-        }
+        self.spec().key_lens
     }
 
     /// The nonce length, in bytes: 16 for the GCM-SIV family, 12 for 002's schemes.
     pub fn nonce_len(self) -> usize {
-        match self {
-            Variant::CtrDeriveKey | Variant::GcmDeriveKeyA | Variant::GcmDeriveKeyB => 12,
-            _ => 16,
-        }
+        self.spec().nonce_len
     }
 
     /// The tag length, in bytes: 16, or 0 for [`Variant::CtrDeriveKey`].
     pub fn tag_len(self) -> usize {
-        if self == Variant::CtrDeriveKey { 0 } else { 16 }
+        if matches!(self.spec().build, Build::DeriveKey(Scheme::Ctr)) { 0 } else { 16 }
     }
 
     /// Whether the key holds a static hash key H in front of the AES key.
     fn has_hash_key_prefix(self) -> bool {
         matches!(
-            self,
-            Variant::GcmSiv2015TwoKey
-                | Variant::GcmSiv2015TwoKeyPaper
-                | Variant::DraftGueron00
-                | Variant::DraftIrtf01
-                | Variant::GcmSivPlus
+            self.spec().build,
+            Build::Static { keys: Keys::Prefix, .. } | Build::RecordKey { keys: Keys::Prefix, .. }
         )
     }
 }
@@ -347,7 +475,8 @@ fn padded(key: &[u8]) -> [u8; 32] {
 }
 
 /// The variant's mode over the AES key `aes` (K, K2 or K0) and, for the
-/// two-key layouts, the static hash key `h`.
+/// [`Keys::Prefix`] layouts, the static hash key `h`: its [`Build`], carried
+/// out.
 fn mode<A: Aes + Send + Sync + 'static>(
     variant: Variant,
     aes: A,
@@ -357,58 +486,40 @@ fn mode<A: Aes + Send + Sync + 'static>(
 where
     A::GhashTable: Send + Sync,
 {
-    use siv::{AUTHORS_CODE_2015, DRAFT_GUERON_00, DRAFT_IRTF_01, DRAFT_IRTF_02, PAPER_2015};
-    let statics = |convention: Convention, limits, aes: A, h: &Block, aes_bytes: &[u8]| -> Box<dyn Engine> {
-        let hash = HashKey::new(&aes, h, convention.order);
-        Box::new(SivMode::new(convention, KeySchedule::Static { hash, aes }, Some(padded(aes_bytes)), limits))
+    // The hash key and the AES key (with its bytes, for the intermediates).
+    let keys = |keys: Keys, aes: A| -> (Zeroizing<Block>, A, Zeroizing<[u8; 32]>) {
+        match keys {
+            Keys::Prefix => {
+                (Zeroizing::new(*h.expect("a prefixed key's H")), aes, Zeroizing::new(padded(aes_bytes)))
+            }
+            Keys::FromK0 { gcm_order } => {
+                let hk = derive_blocks(&aes, 0, 1, gcm_order);
+                let k = derive_blocks(&aes, 1, A::KEY_LEN / 16, gcm_order);
+                let h = Zeroizing::new(<Block>::try_from(&hk[..16]).expect("16 bytes"));
+                (h, aes.rekey(&k[..A::KEY_LEN]), Zeroizing::new(padded(&k[..A::KEY_LEN])))
+            }
+        }
     };
-    // One-key forms: H = AES_K0(0), then the AES key from the next constant(s).
-    let one_key = |gcm_order: bool| {
-        let h = derive_blocks(&aes, 0, 1, gcm_order);
-        let k = derive_blocks(&aes, 1, A::KEY_LEN / 16, gcm_order);
-        (<Block>::try_from(&h[..16]).expect("16 bytes"), k)
-    };
-    let record = |convention: Convention, rule, h: &Block, aes: A, aes_bytes: &[u8]| -> Box<dyn Engine> {
-        let hash = HashKey::new(&aes, h, Order::Polyval);
-        let keys = KeySchedule::RecordKey { hash, key: aes, rule };
-        Box::new(SivMode::new(convention, keys, Some(padded(aes_bytes)), &GCM_SIV_DRAFTS))
-    };
-    let h = h.copied().map(Zeroizing::new);
-    match variant {
-        Variant::GcmSiv2015TwoKey | Variant::GcmSiv2015TwoKeyPaper => {
-            let convention =
-                if variant == Variant::GcmSiv2015TwoKey { AUTHORS_CODE_2015 } else { PAPER_2015 };
-            statics(convention, &GCM_SIV_2015, aes, h.as_deref().expect("two-key"), aes_bytes)
+    match variant.spec().build {
+        Build::Static { convention, keys: k, limits } => {
+            let (h, aes, bytes) = keys(k, aes);
+            let hash = HashKey::new(&aes, &h, convention.order);
+            Box::new(SivMode::new(convention, KeySchedule::Static { hash, aes }, Some(*bytes), limits))
         }
-        Variant::GcmSiv2015OneKey | Variant::GcmSiv2015OneKeyPaper => {
-            let paper = variant == Variant::GcmSiv2015OneKeyPaper;
-            let (h, k) = one_key(paper);
-            let convention = if paper { PAPER_2015 } else { AUTHORS_CODE_2015 };
-            statics(convention, &GCM_SIV_2015, aes.rekey(&k[..A::KEY_LEN]), &h, &k[..A::KEY_LEN])
+        Build::RecordKey { convention, keys: k, rule, limits } => {
+            let (h, key, bytes) = keys(k, aes);
+            let hash = HashKey::new(&key, &h, convention.order);
+            Box::new(SivMode::new(
+                convention,
+                KeySchedule::RecordKey { hash, key, rule },
+                Some(*bytes),
+                limits,
+            ))
         }
-        Variant::GcmSivPlus => {
-            statics(DRAFT_IRTF_01, &GCM_SIV_DRAFTS, aes, h.as_deref().expect("two-key"), aes_bytes)
+        Build::HashAndRecordKey { convention, limits } => {
+            Box::new(SivMode::new(convention, KeySchedule::HashAndRecordKey { key: aes }, None, limits))
         }
-        Variant::DraftGueron00 => {
-            record(DRAFT_GUERON_00, RecordKeyRule::Pair, h.as_deref().expect("two-key"), aes, aes_bytes)
-        }
-        Variant::DraftGueron00OneKey => {
-            let (h, k) = one_key(false);
-            let key = aes.rekey(&k[..A::KEY_LEN]);
-            record(DRAFT_GUERON_00, RecordKeyRule::Pair, &h, key, &k[..A::KEY_LEN])
-        }
-        Variant::DraftIrtf01 => {
-            record(DRAFT_IRTF_01, RecordKeyRule::Cascade, h.as_deref().expect("two-key"), aes, aes_bytes)
-        }
-        Variant::DraftIrtf02 => Box::new(SivMode::new(
-            DRAFT_IRTF_02,
-            KeySchedule::HashAndRecordKey { key: aes },
-            None,
-            &GCM_SIV_DRAFTS,
-        )),
-        Variant::CtrDeriveKey => Box::new(DeriveKeyMode::new(aes, Scheme::Ctr)),
-        Variant::GcmDeriveKeyA => Box::new(DeriveKeyMode::new(aes, Scheme::GcmA)),
-        Variant::GcmDeriveKeyB => Box::new(DeriveKeyMode::new(aes, Scheme::GcmB)),
+        Build::DeriveKey(scheme) => Box::new(DeriveKeyMode::new(aes, scheme)),
     }
 }
 

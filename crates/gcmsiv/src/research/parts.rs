@@ -5,9 +5,10 @@
 //!
 //! [`Variant::CtrDeriveKey`]: super::Variant::CtrDeriveKey
 
+use super::derive_key::CTR_DERIVE_KEY;
 use crate::Error;
 use crate::backend::{Aes, Backend, Block, OnSchedule};
-use crate::limits::{CTR_DERIVE_KEY, NONCE_LEN};
+use crate::limits::NONCE_LEN;
 use alloc::boxed::Box;
 use core::fmt;
 
