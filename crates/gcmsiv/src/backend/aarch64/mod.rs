@@ -114,6 +114,25 @@ fn load(b: &Block) -> V {
     unsafe { vld1q_u8(b.as_ptr()) }
 }
 
+/// [`load`] of a key, read per call from the long-lived object that holds
+/// it: opaque to the compiler, which otherwise loads a key a caller uses twice
+/// once and keeps it in a stack slot across the calls in between (GCM's J0
+/// and tag for a nonce other than 96 bits), where no wipe reaches it.
+#[inline]
+fn load_opaque(b: &Block) -> V {
+    let x: V;
+    // SAFETY: reads the 16 bytes of `b`; no other memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "ldr {x:q}, [{p}]",
+            x = out(vreg) x,
+            p = in(reg) b.as_ptr(),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    x
+}
+
 /// Stores a block.
 #[inline]
 fn store(b: &mut Block, x: V) {

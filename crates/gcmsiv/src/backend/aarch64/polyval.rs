@@ -306,7 +306,7 @@ pub(super) fn absorb_last<const B: usize>(s: V, x: &[V; B], last: Option<V>, pow
 impl Polyval {
     pub(crate) fn new(features: Features, h: &crate::backend::Block) -> Self {
         // SAFETY: `features` proves the CPU has AES, PMULL and NEON.
-        unsafe { Self::from_register(features, super::load(h)) }
+        unsafe { Self::from_register(features, super::load_opaque(h)) }
     }
 
     /// POLYVAL keyed with `h` (a derived key that never left registers).
