@@ -13,6 +13,9 @@
   folder's mod.rs): a file may use only those listed before it (`super::x`),
   and may call no method of `Schedule` or `Polyval` defined in a file after it.
 
+- the C ABI (crates/gcmsiv-c/src/): pointers from C become slices,
+  references and handles, and are written through, in ffi.rs only.
+
 Comments and test modules are exempt. Exits 1 and names each violation."""
 import pathlib
 import re
@@ -95,8 +98,33 @@ def check_backend(errors):
     return order
 
 
+# What turns a pointer from C into something Rust trusts: a slice, a
+# reference, a box, a write or read through it.
+POINTER_CONVERSIONS = re.compile(
+    r"from_raw_parts|Box::from_raw|Box::into_raw|\.as_ref\(\)|\.as_mut\(\)|\.write\(|\.read\(\)"
+    r"|read_unaligned|write_unaligned|copy_nonoverlapping|write_bytes"
+)
+
+
+def check_c_abi(errors):
+    """The C ABI's pointers become slices, references and handles in ffi.rs
+    only: every other file calls its helpers."""
+    folder = ROOT / "crates/gcmsiv-c/src"
+    for path in sorted(folder.glob("*.rs")):
+        if path.name == "ffi.rs":
+            continue
+        for number, line in enumerate(code_of(path).splitlines(), 1):
+            for m in POINTER_CONVERSIONS.finditer(line):
+                # `Option::as_mut`/`as_ref` on a Rust value is no conversion:
+                # only a raw pointer's counts, named by the word before.
+                if m.group(0) in (".as_ref()", ".as_mut()") and not re.search(r"\b(ptr|key|enc|dec|reader|out\w*)\s*$", line[: m.start()]):
+                    continue
+                errors.append(f"crates/gcmsiv-c/src/{path.name}:{number}: {m.group(0).strip('.()')} outside ffi.rs")
+
+
 def main():
     errors = []
+    check_c_abi(errors)
     crate = check_crate(errors, SRC)
     stream = check_crate(errors, STREAM_SRC)
     check_research(errors, crate)
@@ -108,7 +136,7 @@ def main():
     print(f"crate layers: {' < '.join(crate)}")
     print(f"stream crate layers: {' < '.join(stream)}")
     print(f"x86-64 layers: {' < '.join(backend)}")
-    print("no module or file uses one above it")
+    print("no module or file uses one above it; the C ABI converts pointers in ffi.rs only")
 
 
 main()

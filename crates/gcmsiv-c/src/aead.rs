@@ -17,10 +17,8 @@ use core::ffi::c_int;
 /// # Safety
 /// `out` is NULL or writable.
 pub(crate) unsafe fn report_len(out: *mut usize, len: usize) {
-    if !out.is_null() {
-        // SAFETY: the caller's contract.
-        unsafe { out.write(len) };
-    }
+    // SAFETY: the caller's contract.
+    unsafe { crate::ffi::put(out, len) }
 }
 
 /// Encrypts: writes ciphertext || tag (`m_len` + tag bytes) to `c`, its

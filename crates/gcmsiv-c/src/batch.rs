@@ -4,9 +4,10 @@
 //! keys one message at a time. Uses [`crate::key`], [`crate::sizes`] and
 //! [`crate::ffi`].
 
+use crate::ffi;
 use crate::ffi::{
-    GCMSIV_ERR_AUTHENTICATION, GCMSIV_ERR_INTERNAL, GCMSIV_ERR_NULL_POINTER, GCMSIV_ERR_OVERLAP,
-    GCMSIV_ERR_TOO_LONG, GCMSIV_OK, guarded, input, output, status, wipe,
+    GCMSIV_ERR_AUTHENTICATION, GCMSIV_ERR_INTERNAL, GCMSIV_ERR_OVERLAP, GCMSIV_OK, guarded, input, output,
+    status, wipe,
 };
 use crate::key::{GcmsivKey, key_ref};
 use crate::sizes::TAG_MAX;
@@ -222,19 +223,9 @@ fn gcm_batch(
 /// # Safety
 /// `items` is NULL with `count` 0, or covers `count` readable items.
 unsafe fn read_items(items: *const GcmsivBatchItem, count: usize) -> Result<Vec<GcmsivBatchItem>, c_int> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    if items.is_null() {
-        return Err(GCMSIV_ERR_NULL_POINTER);
-    }
-    if count.checked_mul(core::mem::size_of::<GcmsivBatchItem>()).is_none_or(|n| n > isize::MAX as usize) {
-        return Err(GCMSIV_ERR_TOO_LONG);
-    }
     // SAFETY: the caller's contract; an item is plain data (pointers,
-    // lengths, bytes), valid for any bits C wrote, and `read_unaligned`
-    // asks nothing of the pointer's alignment.
-    Ok((0..count).map(|i| unsafe { items.add(i).read_unaligned() }).collect())
+    // lengths, bytes), valid for any bits C wrote.
+    unsafe { ffi::read_items(items, count) }
 }
 
 /// Sets item `i`'s status, and its tag if `tag` is given, through the raw
@@ -244,13 +235,11 @@ unsafe fn read_items(items: *const GcmsivBatchItem, count: usize) -> Result<Vec<
 /// `items` covers at least `i + 1` writable items, and no reference to
 /// them is live.
 unsafe fn write_item(items: *mut GcmsivBatchItem, i: usize, status: c_int, tag: Option<&[u8; TAG_MAX]>) {
-    // SAFETY: the caller's contract; the field pointers come from
-    // `&raw mut`, no reference is made.
+    // SAFETY: the caller's contract; the offsets are the fields' own.
     unsafe {
-        let item = items.add(i);
-        (&raw mut (*item).status).write_unaligned(status);
+        ffi::write_field(items, i, core::mem::offset_of!(GcmsivBatchItem, status), status);
         if let Some(tag) = tag {
-            (&raw mut (*item).tag).write_unaligned(*tag);
+            ffi::write_field(items, i, core::mem::offset_of!(GcmsivBatchItem, tag), *tag);
         }
     }
 }

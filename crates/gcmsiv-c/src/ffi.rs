@@ -122,3 +122,117 @@ pub(crate) unsafe fn wipe(ptr: *mut u8, len: usize) {
         unsafe { core::ptr::write_bytes(ptr, 0, len) };
     }
 }
+
+/// Writes `value` to `*out`, if `out` is not NULL (an output length or
+/// offset; a handle's slot).
+///
+/// # Safety
+/// `out` is NULL or points to a writable `T`.
+pub(crate) unsafe fn put<T>(out: *mut T, value: T) {
+    if !out.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { out.write(value) };
+    }
+}
+
+/// A handle from C, or `GCMSIV_ERR_NULL_POINTER` for NULL.
+///
+/// # Safety
+/// `ptr` is NULL or a live handle of this type (from [`new_handle`]), not
+/// freed during `'a`.
+pub(crate) unsafe fn handle_ref<'a, T>(ptr: *const T) -> Result<&'a T, c_int> {
+    // SAFETY: the caller's contract.
+    unsafe { ptr.as_ref() }.ok_or(GCMSIV_ERR_NULL_POINTER)
+}
+
+/// [`handle_ref`] for a call that changes the handle's state.
+///
+/// # Safety
+/// As [`handle_ref`], and no other reference to it is live during `'a`.
+pub(crate) unsafe fn handle_mut<'a, T>(ptr: *mut T) -> Result<&'a mut T, c_int> {
+    // SAFETY: the caller's contract.
+    unsafe { ptr.as_mut() }.ok_or(GCMSIV_ERR_NULL_POINTER)
+}
+
+/// A handle for C: `value` on the heap, owned by the caller until it hands
+/// it to [`free_handle`].
+pub(crate) fn new_handle<T>(value: Box<T>) -> *mut T {
+    Box::into_raw(value)
+}
+
+/// Frees a handle from [`new_handle`] under the panic guard (a drop that
+/// panics is swallowed: there is no status to report it in). NULL is ignored.
+///
+/// # Safety
+/// `ptr` is NULL or from [`new_handle`] with this `T`, and not used again.
+pub(crate) unsafe fn free_handle<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        // SAFETY: made by Box::into_raw in `new_handle`, freed once.
+        let boxed = unsafe { Box::from_raw(ptr) };
+        let _ = guard(|| drop(boxed));
+    }
+}
+
+/// Checks that `count` items of `T` fit in an allocation: NULL only with
+/// `count` 0, and at most `isize::MAX` bytes.
+fn check_items<T>(ptr: *const T, count: usize) -> Result<(), c_int> {
+    if ptr.is_null() {
+        return Err(GCMSIV_ERR_NULL_POINTER);
+    }
+    if count.checked_mul(core::mem::size_of::<T>()).is_none_or(|n| n > isize::MAX as usize) {
+        return Err(GCMSIV_ERR_TOO_LONG);
+    }
+    Ok(())
+}
+
+/// A C array of `count` items as a slice (NULL only with `count` 0).
+///
+/// # Safety
+/// If `count > 0`, `ptr` points to `count` writable, aligned, initialized
+/// items, reached through no other pointer during `'a`.
+pub(crate) unsafe fn items_mut<'a, T>(ptr: *mut T, count: usize) -> Result<&'a mut [T], c_int> {
+    if count == 0 {
+        return Ok(&mut []);
+    }
+    check_items(ptr, count)?;
+    // SAFETY: checked non-null and in size; the rest is the caller's contract.
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr, count) })
+}
+
+/// Copies a C array of `count` plain-data items (any alignment; NULL only
+/// with `count` 0).
+///
+/// # Safety
+/// If `count > 0`, `ptr` points to `count` readable items, each valid for
+/// any bits C wrote (plain data).
+pub(crate) unsafe fn read_items<T>(ptr: *const T, count: usize) -> Result<Vec<T>, c_int> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    check_items(ptr, count)?;
+    // SAFETY: checked non-null and in size; `read_unaligned` asks nothing of
+    // the alignment; the items are plain data by the caller's contract.
+    Ok((0..count).map(|i| unsafe { ptr.add(i).read_unaligned() }).collect())
+}
+
+/// Writes `value` to the field at byte `offset` (`core::mem::offset_of!`) of
+/// item `i` of a C array, unaligned, through the raw pointer: no reference to
+/// the items is made, and the item's other fields are left as they are.
+///
+/// # Safety
+/// `ptr` covers at least `i + 1` writable items, no reference to them is
+/// live, and `offset` is that of a field of type `F` in `T`.
+pub(crate) unsafe fn write_field<T, F>(ptr: *mut T, i: usize, offset: usize, value: F) {
+    // SAFETY: the caller's contract: in bounds, a field of type F.
+    unsafe { ptr.add(i).cast::<u8>().add(offset).cast::<F>().write_unaligned(value) };
+}
+
+/// Copies `bytes` into C's buffer at `ptr`.
+///
+/// # Safety
+/// `ptr` covers `bytes.len()` writable bytes that overlap nothing `bytes`
+/// borrows.
+pub(crate) unsafe fn copy_out(bytes: &[u8], ptr: *mut u8) {
+    // SAFETY: the caller's contract.
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len()) };
+}

@@ -21,7 +21,7 @@ pub struct GcmsivKey {
 /// `key` is NULL or a pointer from `gcmsiv_key_new*` not yet freed.
 pub(crate) unsafe fn key_ref<'a>(key: *const GcmsivKey) -> Result<&'a GcmsivKey, c_int> {
     // SAFETY: the caller's contract.
-    unsafe { key.as_ref() }.ok_or(GCMSIV_ERR_NULL_POINTER)
+    unsafe { crate::ffi::handle_ref(key) }
 }
 
 impl GcmsivKey {
@@ -155,7 +155,7 @@ unsafe fn make_key(
         return GCMSIV_ERR_NULL_POINTER;
     }
     // SAFETY: checked non-null; writable by the contract.
-    unsafe { key_out.write(core::ptr::null_mut()) };
+    unsafe { crate::ffi::put(key_out, core::ptr::null_mut()) };
     guarded(|| {
         // SAFETY: the caller's contract for `key`.
         let key = unsafe { input(key, key_len) }?;
@@ -165,7 +165,7 @@ unsafe fn make_key(
         let made =
             gcmsiv::scrubbed(|| GcmsivKey::new(algorithm, key, tag_len, backend, short).map(Box::new))?;
         // SAFETY: as above.
-        unsafe { key_out.write(Box::into_raw(made)) };
+        unsafe { crate::ffi::put(key_out, crate::ffi::new_handle(made)) };
         Ok(())
     })
 }
@@ -176,11 +176,9 @@ unsafe fn make_key(
 /// `key` is NULL or from `gcmsiv_key_new*`, and not used again.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_key_free(key: *mut GcmsivKey) {
-    if !key.is_null() {
-        // SAFETY: made by Box::into_raw in make_key (every constructor), freed once.
-        let key = unsafe { Box::from_raw(key) };
-        let _ = gcmsiv_glue::guard(|| drop(key));
-    }
+    // SAFETY: made by `new_handle` in make_key (every constructor); the
+    // caller's contract: freed once.
+    unsafe { crate::ffi::free_handle(key) }
 }
 
 /// The tag length of a key's ciphertexts, 0 for NULL.

@@ -92,7 +92,7 @@ pub unsafe extern "C" fn gcmsiv_encrypt_random_nonce(
     let code = unsafe { seal_detached(key, body, tag, m, m_len, ad, ad_len, nonce.as_ptr(), NONCE_LEN) };
     if code == GCMSIV_OK {
         // SAFETY: the nonce's 12 bytes of `c`, checked clear of every input.
-        unsafe { core::ptr::copy_nonoverlapping(nonce.as_ptr(), c, NONCE_LEN) };
+        unsafe { crate::ffi::copy_out(&nonce, c) };
         // SAFETY: as for the first report.
         unsafe { report_len(c_len, sealed_len) };
     }
@@ -206,17 +206,8 @@ unsafe fn sealed_items<'a>(
     items: *mut GcmsivSealedItem,
     count: usize,
 ) -> Result<&'a mut [GcmsivSealedItem], c_int> {
-    if count == 0 {
-        return Ok(&mut []);
-    }
-    if items.is_null() {
-        return Err(GCMSIV_ERR_NULL_POINTER);
-    }
-    if count.checked_mul(core::mem::size_of::<GcmsivSealedItem>()).is_none_or(|n| n > isize::MAX as usize) {
-        return Err(GCMSIV_ERR_TOO_LONG);
-    }
     // SAFETY: the caller's contract.
-    Ok(unsafe { core::slice::from_raw_parts_mut(items, count) })
+    unsafe { crate::ffi::items_mut(items, count) }
 }
 
 /// The batch after its items were checked: each buffer split into nonce,

@@ -22,11 +22,12 @@
 //! authentication") and never anything about the secret. Uses
 //! [`crate::sizes`] and [`crate::ffi`].
 
+use crate::ffi;
 use crate::ffi::{
     GCMSIV_ERR_ALGORITHM, GCMSIV_ERR_AUTHENTICATION, GCMSIV_ERR_BUFFER_TOO_SMALL, GCMSIV_ERR_FORMAT,
     GCMSIV_ERR_INTERNAL, GCMSIV_ERR_INVALID, GCMSIV_ERR_KEY_LENGTH, GCMSIV_ERR_NULL_POINTER,
     GCMSIV_ERR_RANDOM_SOURCE, GCMSIV_ERR_STATE, GCMSIV_ERR_TRUNCATED, GCMSIV_OK, clear_of, guarded, input,
-    output,
+    output, put,
 };
 use crate::sizes::{GCMSIV_AES_128_GCM_SIV, GCMSIV_AES_256_GCM_SIV};
 use core::ffi::{c_char, c_int};
@@ -104,18 +105,7 @@ impl Drop for Wiped {
 /// the call (for `&mut`).
 unsafe fn handle<'a, T>(ptr: *mut T) -> Result<&'a mut T, c_int> {
     // SAFETY: the caller's contract.
-    unsafe { ptr.as_mut() }.ok_or(GCMSIV_ERR_NULL_POINTER)
-}
-
-/// Writes `value` to `out` if it is not NULL.
-///
-/// # Safety
-/// `out` is NULL or writable.
-unsafe fn put<T>(out: *mut T, value: T) {
-    if !out.is_null() {
-        // SAFETY: the caller's contract.
-        unsafe { out.write(value) };
-    }
+    unsafe { ffi::handle_mut(ptr) }
 }
 
 /// Boxes `value` into `*out` (set to NULL first, and left so on failure).
@@ -127,11 +117,11 @@ unsafe fn make<T>(out: *mut *mut T, value: impl FnOnce() -> Result<T, c_int>) ->
         return fail(GCMSIV_ERR_NULL_POINTER, "NULL handle pointer");
     }
     // SAFETY: checked non-null; writable by the contract.
-    unsafe { out.write(core::ptr::null_mut()) };
+    unsafe { put(out, core::ptr::null_mut()) };
     run(|| {
-        let made = Box::into_raw(Box::new(value()?));
+        let made = ffi::new_handle(Box::new(value()?));
         // SAFETY: as above.
-        unsafe { out.write(made) };
+        unsafe { put(out, made) };
         Ok(())
     })
 }
@@ -141,11 +131,8 @@ unsafe fn make<T>(out: *mut *mut T, value: impl FnOnce() -> Result<T, c_int>) ->
 /// # Safety
 /// `ptr` is NULL or from [`make`], and not used again.
 unsafe fn free<T>(ptr: *mut T) {
-    if !ptr.is_null() {
-        // SAFETY: made by Box::into_raw in `make`, freed once.
-        let boxed = unsafe { Box::from_raw(ptr) };
-        let _ = gcmsiv_glue::guard(|| drop(boxed));
-    }
+    // SAFETY: made by `new_handle` in `make`; the caller's contract: freed once.
+    unsafe { ffi::free_handle(ptr) }
 }
 
 /// The message of the last streaming call that failed on this thread
@@ -174,7 +161,7 @@ pub struct GcmsivSecret {
 /// `ptr` is NULL or a live secret.
 unsafe fn secret_ref<'a>(ptr: *const GcmsivSecret) -> Result<&'a Secret, c_int> {
     // SAFETY: the caller's contract.
-    unsafe { ptr.as_ref() }.map(|s| &s.secret).ok_or(GCMSIV_ERR_NULL_POINTER)
+    unsafe { ffi::handle_ref(ptr) }.map(|s| &s.secret)
 }
 
 /// A 32-byte key (what a key file holds).
@@ -299,7 +286,7 @@ unsafe fn drain_into(
         *drained = 0;
     }
     // SAFETY: checked non-null; writable by the contract.
-    unsafe { out_len.write(n) };
+    unsafe { put(out_len, n) };
     Ok(())
 }
 
@@ -447,7 +434,7 @@ pub unsafe extern "C" fn gcmsiv_encryptor_finish(enc: *mut GcmsivEncryptor) -> c
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_encryptor_pending(enc: *const GcmsivEncryptor) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { enc.as_ref() }.map_or(0, |e| e.pending.len() - e.drained)
+    unsafe { ffi::handle_ref(enc) }.map_or(0, |e| e.pending.len() - e.drained)
 }
 
 /// Moves up to `out_cap` pending file bytes into `out`; `*out_len` gets the
@@ -598,7 +585,7 @@ pub unsafe extern "C" fn gcmsiv_decryptor_finish(dec: *mut GcmsivDecryptor) -> c
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_decryptor_pending(dec: *const GcmsivDecryptor) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { dec.as_ref() }.map_or(0, |d| d.pending.0.len() - d.drained)
+    unsafe { ffi::handle_ref(dec) }.map_or(0, |d| d.pending.0.len() - d.drained)
 }
 
 /// Moves up to `out_cap` bytes of pending plaintext into `out`; `*out_len`
@@ -680,7 +667,7 @@ pub unsafe extern "C" fn gcmsiv_reader_final_chunk(
     len: *mut u64,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    let Some(reader) = (unsafe { reader.as_ref() }) else {
+    let Ok(reader) = (unsafe { ffi::handle_ref(reader) }) else {
         return fail(GCMSIV_ERR_NULL_POINTER, "NULL reader");
     };
     if offset.is_null() || len.is_null() {
@@ -688,7 +675,7 @@ pub unsafe extern "C" fn gcmsiv_reader_final_chunk(
     }
     let (at, n) = reader.access.final_chunk();
     // SAFETY: checked non-null; writable by the contract.
-    unsafe { (offset.write(at), len.write(n)) };
+    unsafe { (put(offset, at), put(len, n)) };
     GCMSIV_OK
 }
 
@@ -730,7 +717,7 @@ pub unsafe extern "C" fn gcmsiv_reader_verify_final(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gcmsiv_reader_size(reader: *const GcmsivReader, plaintext_len: *mut u64) -> c_int {
     // SAFETY: the caller's contract.
-    let Some(reader) = (unsafe { reader.as_ref() }) else {
+    let Ok(reader) = (unsafe { ffi::handle_ref(reader) }) else {
         return fail(GCMSIV_ERR_NULL_POINTER, "NULL reader");
     };
     let Some(len) = reader.access.len() else {
@@ -740,7 +727,7 @@ pub unsafe extern "C" fn gcmsiv_reader_size(reader: *const GcmsivReader, plainte
         return fail(GCMSIV_ERR_NULL_POINTER, "NULL output");
     }
     // SAFETY: checked non-null; writable by the contract.
-    unsafe { plaintext_len.write(len) };
+    unsafe { put(plaintext_len, len) };
     GCMSIV_OK
 }
 
@@ -759,7 +746,7 @@ pub unsafe extern "C" fn gcmsiv_reader_span(
     file_len: *mut u64,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    let Some(reader) = (unsafe { reader.as_ref() }) else {
+    let Ok(reader) = (unsafe { ffi::handle_ref(reader) }) else {
         return fail(GCMSIV_ERR_NULL_POINTER, "NULL reader");
     };
     if file_offset.is_null() || file_len.is_null() {
@@ -770,7 +757,7 @@ pub unsafe extern "C" fn gcmsiv_reader_span(
     }
     let (at, n) = reader.access.span(offset, len).map_or((0, 0), |s| (s.file_offset, s.file_len));
     // SAFETY: checked non-null; writable by the contract.
-    unsafe { (file_offset.write(at), file_len.write(n)) };
+    unsafe { (put(file_offset, at), put(file_len, n)) };
     GCMSIV_OK
 }
 
@@ -799,7 +786,7 @@ pub unsafe extern "C" fn gcmsiv_reader_read(
     // SAFETY: `out_len` NULL or writable.
     unsafe { put(out_len, 0) };
     // SAFETY: the caller's contract.
-    let Some(reader) = (unsafe { reader.as_ref() }) else {
+    let Ok(reader) = (unsafe { ffi::handle_ref(reader) }) else {
         return fail(GCMSIV_ERR_NULL_POINTER, "NULL reader");
     };
     run(|| {
@@ -839,7 +826,7 @@ pub unsafe extern "C" fn gcmsiv_reader_read(
             .ok_or_else(|| fail(GCMSIV_ERR_INTERNAL, "internal error: span"))?;
         out.copy_from_slice(got);
         // SAFETY: checked non-null; writable by the contract.
-        unsafe { out_len.write(want) };
+        unsafe { put(out_len, want) };
         Ok(())
     })
 }

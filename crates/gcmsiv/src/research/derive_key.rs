@@ -4,23 +4,13 @@
 //! kernel where it has one; the modes after it are the crate's CTR and its
 //! GCM (`gcm.rs`, fused where the RFC path is).
 
-use super::{Intermediates, ctr_counter};
+use super::{CTR_DERIVE_KEY, Intermediates, ctr_counter};
 use crate::Error;
 use crate::backend::{Aes, Block, Polyval};
 use crate::gcm::Gcm;
-use crate::limits::{GCM_A_MAX, GCM_P_MAX, Limits, NONCE_LEN, P_MAX};
+use crate::limits::{GCM_A_MAX, GCM_P_MAX, Limits, NONCE_LEN};
 use crate::siv::GcmSiv;
 use zeroize::{Zeroize, ZeroizeOnDrop};
-
-/// CTR with 002's DeriveKey: a 12-byte nonce, no associated data at all
-/// (A_MAX = 0), 2^32 blocks from counter 0.
-pub(super) const CTR_DERIVE_KEY: Limits = Limits {
-    nonce_min: NONCE_LEN,
-    nonce_max: NONCE_LEN as u64,
-    aad_max: 0,
-    plaintext_max: P_MAX,
-    ciphertext_max: P_MAX,
-};
 
 /// AES-GCM with 002's DeriveKey: SP 800-38D's limits with the 12-byte nonce
 /// DeriveKey takes.

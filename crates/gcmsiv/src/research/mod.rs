@@ -74,7 +74,7 @@ pub use parts::AesParts;
 use crate::Error;
 use crate::aes_gcm::Tag;
 use crate::backend::{Aes, Backend, Block, OnSchedule};
-use crate::limits::{A_MAX, GCM_A_MAX, Limits, P_MAX};
+use crate::limits::{A_MAX, GCM_A_MAX, Limits, NONCE_LEN, P_MAX};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
@@ -208,6 +208,16 @@ const GCM_SIV_2015: Limits =
 /// 16-byte nonce, P_MAX = 2^36, A_MAX = 2^61 - 1.
 const GCM_SIV_DRAFTS: Limits =
     Limits { nonce_min: 16, nonce_max: 16, aad_max: GCM_A_MAX, plaintext_max: P_MAX, ciphertext_max: P_MAX };
+
+/// CTR with 002's DeriveKey (and the static-key CTR of [`AesParts`]): a 12-byte nonce, no associated data at all
+/// (A_MAX = 0), 2^32 blocks from counter 0.
+const CTR_DERIVE_KEY: Limits = Limits {
+    nonce_min: NONCE_LEN,
+    nonce_max: NONCE_LEN as u64,
+    aad_max: 0,
+    plaintext_max: P_MAX,
+    ciphertext_max: P_MAX,
+};
 
 /// Every variant, in [`Variant`]'s order (the seeds' specification's, GCM-SIV+
 /// last): the one table the variant's methods and [`SeedCipher`] read.

@@ -5,7 +5,7 @@
 //!
 //! [`Variant::CtrDeriveKey`]: super::Variant::CtrDeriveKey
 
-use super::derive_key::CTR_DERIVE_KEY;
+use super::CTR_DERIVE_KEY;
 use crate::Error;
 use crate::backend::{Aes, Backend, Block, OnSchedule};
 use crate::limits::NONCE_LEN;
