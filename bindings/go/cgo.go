@@ -104,7 +104,7 @@ func keyOpen(k keyHandle, out, nonce, ciphertext, additionalData []byte) int {
 
 func keyBatch(k keyHandle, items []BatchItem, seal bool) error {
 	// Every item's bytes are copied into one arena, pinned once, which the
-	// C items (in C memory) point into: pinning each slice instead cost more
+	// C items (in C memory) point into: pinning each slice instead costs more
 	// than the call for short messages. The arena is zeroed after use (it
 	// held plaintext).
 	total := 0

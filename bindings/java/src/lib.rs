@@ -207,8 +207,8 @@ pub extern "system" fn Java_dev_gcmsiv_Native_tagLength<'l>(
 
 /// The JNI calls of the message paths, straight through the function table:
 /// `jni`'s wrappers check for a pending exception after each call and
-/// allocate a `Vec` per array, which cost about 200 ns of a 16-byte seal's
-/// 270 (the seal itself takes 40).
+/// allocate a `Vec` per array, which would cost a short seal several times
+/// the seal itself (PERFORMANCE-HISTORY.md, `bindings`).
 #[derive(Clone, Copy)]
 struct Raw(*mut sys::JNIEnv);
 
@@ -333,7 +333,7 @@ impl Drop for Critical {
 const STACK_MAX: usize = 2048;
 
 /// Room on the stack for a short message and its tag, left uninitialized
-/// (zeroing it cost a 16-byte seal more than the copies).
+/// (zeroing it would cost a short seal more than the copies).
 type Stack = [MaybeUninit<u8>; STACK_MAX + 16];
 
 /// Which of `Cipher`'s checks a call's lengths go through: a seal's
@@ -370,7 +370,7 @@ fn message(
 /// `len` bytes of `array` (a nonce, associated data), copied by the JVM
 /// into `stack` if they fit, else into `heap` (a wrong length throws). The
 /// buffers are the caller's locals: a struct holding them, returned by
-/// value, cost a 300-byte copy per call.
+/// value, would cost a 300-byte copy per call.
 fn read_small<'a>(
     raw: Raw,
     array: sys::jbyteArray,

@@ -221,8 +221,9 @@ impl NativeKey {
 }
 
 /// A JavaScript Buffer of `data`: short ones copied into memory the engine
-/// allocates (an external buffer, with its finalizer, cost about 1 us more
-/// per call than the whole 16-byte seal), long ones handed over as they are.
+/// allocates (an external buffer, with its finalizer, costs more per call
+/// than a whole short seal; PERFORMANCE-HISTORY.md, `bindings`), long ones
+/// handed over as they are.
 fn to_js(env: &Env, data: Vec<u8>) -> Result<BufferSlice<'_>> {
     if data.len() <= COPY_MAX {
         BufferSlice::copy_from(env, &data)

@@ -199,7 +199,7 @@ impl<'a> Column<'a> {
 
     /// Calls `f(i, value)` for each `i` in `range` in order, `None` for a null: the loop
     /// every pass over a column runs, with the layout matched once rather than per value
-    /// (per value, it cost as much as the cipher on 32-byte values).
+    /// (matched per value, it costs as much as the cipher on short values).
     #[inline(always)]
     pub(crate) fn for_each(&self, range: Range<usize>, mut f: impl FnMut(usize, Option<&'a [u8]>)) {
         if range.is_empty() {

@@ -46,7 +46,7 @@ impl Nonce {
 /// Runs `$call`, the cipher's part of a call (a `Result<_, Error>`), without the GIL if
 /// `$work` bytes make that worth it, and turns its error into the Python exception. A macro,
 /// so that below the threshold the call is written in place: a closure called from two
-/// branches stayed out of line, about 1% of a 16-byte call. A panic needs no guard of
+/// branches stays out of line (PERFORMANCE-HISTORY.md, `bindings`). A panic needs no guard of
 /// ours: pyo3 carries it across `py.detach`, and its trampoline raises `PanicException`.
 macro_rules! run {
     ($py:expr, $work:expr, $call:expr) => {{
@@ -73,8 +73,8 @@ fn split_tag(data: &ByteView<'_>) -> PyResult<(usize, [u8; TAG_LEN])> {
     Ok((body_len, tag))
 }
 
-// The single calls are inlined into each class's method, as they were when generic over
-// the class: one copy shared by both classes moved the 136-byte `Nonce` twice per call.
+// The single calls are inlined into each class's method: one copy shared by both classes
+// would move the 136-byte `Nonce` twice per call.
 
 #[inline(always)]
 pub(crate) fn encrypt<'py>(

@@ -301,8 +301,8 @@ pub fn print() {
 
 /// The pipelined limit loop as an implementation to time beside the others
 /// (it opens nothing: one pass over a buffer of the size, 64-byte aligned:
-/// its best case; 16 bytes off, its AES-128 512-bit pass read 12% slower,
-/// our opens of 4-64 KiB 0-5%).
+/// its best case, so that the loop stays a limit; PERFORMANCE-HISTORY.md,
+/// `crates/bench`).
 struct LimitLoop {
     pass: limits::Pass,
     data: Vec<u8>,

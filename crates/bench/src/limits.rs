@@ -130,8 +130,8 @@ unsafe fn ctr_polyval(rounds: usize, data: &mut [u8]) -> __m128i {
 /// loop above hashes the chunk it has just made, which puts the whole AES
 /// latency in front of the multiplications of every iteration.) The product
 /// and reduction steps are written out as in the loop above, not shared: a
-/// limit loop is meant to be exactly what it reads as, and with the steps in
-/// helpers this one measured 5% slower.
+/// limit loop is meant to be exactly what it reads as, and helpers change
+/// what the compiler makes of it (PERFORMANCE-HISTORY.md, `crates/bench`).
 ///
 /// # Safety
 /// The CPU must have AES-NI and PCLMULQDQ.
@@ -381,9 +381,9 @@ unsafe fn chunk512<const ROUNDS: usize, const HASH: bool>(
     for r in 1..ROUNDS.max(5) {
         if r < ROUNDS {
             // As `aesni-vaes` runs it: the round key broadcast from its
-            // 16 bytes by the block (with keys kept broadcast in registers
-            // by the compiler instead, the interleaved loop reads about 5%
-            // less, and the pipelined one 15% more).
+            // 16 bytes by the block, not kept broadcast in registers: the
+            // choice moves the loops' speed either way, so the limit follows
+            // the backend (PERFORMANCE-HISTORY.md, `crates/bench`).
             let key = &keys[r];
             // SAFETY: reads 16 bytes of `key`; registers otherwise.
             unsafe {

@@ -92,11 +92,9 @@ macro_rules! gcm_siv_type {
             /// core costs it about as much as the core brings. A threshold set
             /// here is exact, even one equal to the default's 4 MiB (the burst
             /// rule is the default's alone, which a key has until this is
-            /// called). Measured on 2 vCPUs: calls in a stream or less than 1 ms
-            /// apart, about 1.5-1.9x one core from 1 MiB up; a first
-            /// call after the machine has idled for milliseconds (with a
-            /// threshold low enough to take it), 0.8-0.9x at 1 MiB, about 1x
-            /// at 4 MiB and 1.6-1.8x at 16 MiB. Use a lower value for bulk
+            /// called). Calls in a stream gain from 1 MiB up; a first call after
+            /// the machine has idled gains only from several MiB (the speedups
+            /// measured are in docs/PERFORMANCE.md). Use a lower value for bulk
             /// jobs, `None` for servers whose cores are already all in use.
             ///
             /// ```
@@ -213,14 +211,12 @@ macro_rules! gcm_siv_type {
             /// or sixteen (AES-256) otherwise.
             /// Groups of equal lengths take it up to 512 bytes (256 without VAES;
             /// seals up to 1 KiB with AVX-512); other messages take the
-            /// one-message path. Measured on a Zen 4
-            /// core: 16- to 64-byte messages at 2.1-2.5x the messages per second of
-            /// one call per message (1.1-1.6x without VAES) and 3.6-6.2x
-            /// aws-lc-rs's; 200-byte records at 2.1-2.4x (1.1-1.4x), 512-byte ones
-            /// at 1.3-1.5x, 1 KiB seals 1.1x (docs/PERFORMANCE.md has the figures). Groups are
-            /// consecutive items, and lengths matter: short messages of mixed
-            /// lengths gain less (a 16-128-byte mix 1.3x, about 1.0x without
-            /// VAES), so put records of equal length next to each other when
+            /// one-message path. The shorter the messages, the more a group
+            /// gains: 16- to 64-byte messages about twice the messages per
+            /// second of one call each where the CPU has VAES, less without
+            /// (docs/PERFORMANCE.md has the figures). Groups are consecutive
+            /// items, and lengths matter: short messages of mixed lengths gain
+            /// less, so put records of equal length next to each other when
             /// you can. Any misuse (an input over the limits) is reported before
             /// any item is touched. See [`BatchItem`](crate::BatchItem).
             pub fn encrypt_batch(&self, items: &mut [crate::BatchItem<'_>]) -> Result<(), Error> {

@@ -8,11 +8,10 @@
 //! which groups pay ([`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits); on x86-64: all short, or equal
 //! lengths up to 256 bytes, 512 with VAES, seals up to 1 KiB with AVX-512).
 //! The rest, and every message on a backend without such a kernel, take the
-//! one-message path: their set-up is a small part of their cost. (A path
-//! that interleaved the steps of four
-//! messages of up to 256 bytes through the generic step-by-step interface
-//! measured 6-26% slower than one message at a time, and moved record keys
-//! through memory that nothing wiped; it was removed.)
+//! one-message path: their set-up is a small part of their cost, and
+//! interleaving them through the generic step-by-step interface would cost
+//! more than it saves and move record keys through memory that nothing wipes
+//! (PERFORMANCE-HISTORY.md, `batch.rs`).
 
 use crate::Error;
 use crate::backend::{Aes, GROUP, LaneLimits, QUAD, SHORT_MAX, WIDE_GROUP, array};
@@ -275,9 +274,8 @@ impl<A: Aes> GcmSiv<A> {
 /// Whether the backend's group kernel should take these items
 /// ([`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits)): all of the same lengths up to its limit, or all
 /// short where it takes mixed short lengths. Asked before a group's
-/// arguments are gathered: a group turned down after gathering them cost
-/// batches of 1 KiB opens and of a 16-512-byte mix 2-4% against one call per
-/// message.
+/// arguments are gathered, so that a group turned down costs no gathering
+/// (PERFORMANCE-HISTORY.md, `batch.rs`).
 fn fits(items: &[BatchItem<'_>], limits: LaneLimits) -> bool {
     let short = |it: &BatchItem<'_>| it.aad.len() <= SHORT_MAX && it.buffer.len() <= SHORT_MAX;
     let (a, m) = (items[0].aad.len(), items[0].buffer.len());

@@ -63,8 +63,8 @@ const SCRUB: usize = 16 * 1024;
 /// wipe one by one). The all-cores path calls it on the caller's thread and
 /// after each helper's turn, and [`scrubbed`] after making a key; the
 /// one-core kernels keep their secrets in registers and wipe what they
-/// store, and need no scrub. About 300 cycles, against a megabyte's hundreds
-/// of thousands.
+/// store, and need no scrub. Its cost is small beside the megabytes the
+/// all-cores path handles (PERFORMANCE-HISTORY.md, `buffers.rs`).
 ///
 /// It needs [`SCRUB`] bytes of stack free below its caller, on 32-bit and
 /// 64-bit targets alike: the main thread has megabytes (8 MiB by default on

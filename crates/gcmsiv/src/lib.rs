@@ -35,9 +35,9 @@
 //!   with AES-256, without): messages of up to 128 bytes, and groups of equal
 //!   lengths up to 512 bytes (256 without VAES; seals up to 1 KiB with
 //!   AVX-512), 16- to 64-byte messages at about twice the rate of one call
-//!   each with VAES (1.1-1.6x without). Groups are consecutive items: short
-//!   messages of mixed lengths gain less (about 1.3x with VAES), so keep
-//!   records of equal length together when you can. Use them for key
+//!   each with VAES (less without). Groups are consecutive items: short
+//!   messages of mixed lengths gain less, so keep records of equal length
+//!   together when you can. Use them for key
 //!   wrapping, many small records, or any queue of short messages under one
 //!   key. Opening gives a result per message: one forgery does not fail or
 //!   leak the others.

@@ -9,9 +9,8 @@
 //! Who does the work: the calling thread starts on the pieces at once, and
 //! helpers from rayon's pool claim pieces as they arrive. The caller never
 //! waits for a helper that has not started ([`crate::pieces::for_each`]): waking an
-//! idle core can take longer than a whole megabyte takes one core (measured
-//! on a 2-vCPU virtual machine: about 20 us after a short idle, about 2 ms
-//! after 10 ms idle, when the woken thread queues behind the caller). So a call
+//! idle core can take longer than a whole megabyte takes one core
+//! (PERFORMANCE-HISTORY.md, `parallel.rs`). So a call
 //! is never much slower than one core, and as fast as all cores when they are
 //! at hand; helpers stay awake for a while after a call so that the next one
 //! finds them at hand.
@@ -33,9 +32,10 @@ use std::time::{Duration, Instant};
 use std::vec::Vec;
 use zeroize::Zeroize;
 
-/// Below this, one core is as fast as splitting when the pool is asleep
-/// (measured on 2 cores: waking a helper costs the caller 10-20
-/// microseconds, and the helper arrives up to milliseconds later).
+/// Below this, one core is as fast as splitting when the pool is asleep:
+/// waking a helper costs the caller microseconds, and the helper can arrive
+/// milliseconds later (the measured crossover: PERFORMANCE-HISTORY.md,
+/// `parallel.rs`).
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 4 << 20;
 
 /// With the default threshold, messages from this size up also go to all
@@ -89,10 +89,8 @@ pub(crate) fn worth_it(threshold: Threshold, len: usize) -> bool {
 /// The largest piece: small enough that a helper arriving late still finds
 /// work, large enough that claiming a piece and joining its sum (a lock and
 /// one multiplication) stay near 1% of its cost. It matters from 2 MiB
-/// (below, pieces are an eighth of a thread's share): 256 KiB against the
-/// earlier 64 KiB measured 16 MiB calls 3-12% faster on two cores (one
-/// call 1.77-1.85x one core instead of 1.62-1.79x; ten alternating runs),
-/// 4 MiB the same.
+/// (below, pieces are an eighth of a thread's share; PERFORMANCE-HISTORY.md,
+/// `parallel.rs`).
 const PIECE_MAX: usize = 256 * 1024;
 
 /// Piece size for `len` bytes: about eight pieces per thread, whole blocks

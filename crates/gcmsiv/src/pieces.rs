@@ -10,9 +10,9 @@
 //! `'static` pool job: the one `unsafe` outside the SIMD backend, a lifetime
 //! erasure whose protocol is in [`for_each`].
 //!
-//! Waking a thread that has gone to sleep costs about 20 microseconds on the
-//! virtual machines measured, and milliseconds after a longer idle: as long
-//! as a 1 MiB message takes one core. So the threads on both ends wait for
+//! Waking a thread that has gone to sleep costs tens of microseconds, and
+//! milliseconds after a longer idle (PERFORMANCE-HISTORY.md, `pieces.rs`): as
+//! long as a 1 MiB message takes one core. So the threads on both ends wait for
 //! each other by spinning for a short while before they sleep. The caller
 //! spins for its helpers to finish their last piece ([`SPIN`]), and a helper
 //! that is done lingers ([`LINGER`]), spinning and running any other pool
@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 const LINGER: Duration = Duration::from_millis(1);
 
 /// How long the caller spins for helpers in the middle of a piece before it
-/// sleeps (a piece is at most 256 KiB, about 25 microseconds on the machine
-/// measured; most calls' pieces are smaller).
+/// sleeps: longer than a piece takes (at most 256 KiB; most calls' pieces
+/// are smaller; PERFORMANCE-HISTORY.md, `pieces.rs`).
 const SPIN: Duration = Duration::from_micros(100);
 
 /// `pause`s between two looks of a spinning thread at what it waits for.
@@ -231,10 +231,9 @@ fn linger(mut seen: usize) {
             looks = looks.wrapping_add(1);
             // Other pool jobs only every sixteenth look: while it may run
             // one (however long) this helper is not counted, and calls
-            // meanwhile spawn helpers of their own; asked at every look, as
-            // often as calls are looked for, it went uncounted a fifth of
-            // the time (a review sampled `helper_awake`), and a lone call of
-            // 1-4 MiB then stayed on one core.
+            // meanwhile spawn helpers of their own; looking for them as often
+            // as for calls leaves it uncounted so often that lone calls of
+            // 1-4 MiB stay on one core (PERFORMANCE-HISTORY.md, `pieces.rs`).
             let ran = looks.is_multiple_of(YIELD_EVERY) && {
                 LINGERING.fetch_sub(1, Ordering::Relaxed);
                 let ran = rayon::yield_now() == Some(rayon::Yield::Executed);
@@ -270,10 +269,9 @@ impl Drop for Closing<'_> {
         state.work = None;
         // Spin first: a helper inside is in its last piece, and sleeping
         // costs a wake-up that can take longer than that piece. The spin
-        // reads the mirror, not the lock, and looks every few `pause`s (one
-        // takes about 65 cycles on recent cores): looking every 64, as
-        // before, found the helper gone about 2,500 cycles late on average,
-        // twice per seal.
+        // reads the mirror, not the lock, and looks every few `pause`s, so
+        // that it sees the helper leave soon after it does
+        // (PERFORMANCE-HISTORY.md, `pieces.rs`).
         if state.inside > 0 {
             drop(state);
             let until = Instant::now() + SPIN;

@@ -44,8 +44,8 @@ pub(crate) fn derive_record_key_bytes<A: Aes>(
 /// [`derive_record_key_bytes`], the keys made ready on the key-generating
 /// key's backend. A function of its own: built in a closure for
 /// `Option::unwrap_or_else`, the portable POLYVAL state (which holds H as
-/// it is) came back through a stack copy that nothing wiped
-/// (`tests/residue.rs` found it).
+/// it is) would come back through a stack copy that nothing wipes
+/// (`tests/residue.rs` checks).
 fn record_keys_from_bytes<A: Aes>(key_generating_key: &A, nonce: &[u8; NONCE_LEN]) -> (A, A::Polyval) {
     let keys = derive_record_key_bytes(key_generating_key, nonce);
     (
@@ -113,9 +113,9 @@ impl<A: Aes> GcmSiv<A> {
     /// reaches the caller, and a caller who opens in place (trying one key
     /// after another, say) loses nothing.
     ///
-    /// Always inlined: a call of its own (seven arguments, two on the stack)
-    /// cost 16- and 64-byte opens 2-4%, which the compiler chose once the
-    /// failure path took a closure.
+    /// Always inlined: the failure path's closure would lead the compiler to
+    /// make it a call of its own (seven arguments, two on the stack), which
+    /// slows short opens (PERFORMANCE-HISTORY.md, `siv.rs`).
     #[inline(always)]
     pub(crate) fn open_in_place(
         &self,

@@ -32,12 +32,12 @@ pub(crate) fn release(
 
 /// [`release`] for a group of a batch: bit `i` of the result is set if
 /// `authentic[i]`; otherwise `restore(i)` puts message `i`'s ciphertext
-/// back (as [`release`]). One
-/// call, and one branch per message, for the whole group: a call per
-/// message cost 2-3 cycles per message, and verdicts as `Result`s came back
+/// back (as [`release`]). One call, and one branch per message, for the
+/// whole group, the verdicts as bits in a register: a call per message
+/// costs a few cycles per message, and verdicts as `Result`s would come back
 /// through memory as 8-byte stores that the copy into the caller's array
-/// read as 16-byte loads, which cannot be forwarded (about 14 cycles per
-/// item); bits in a register cost neither. Never inlined, as [`release`].
+/// reads as 16-byte loads, which cannot be forwarded
+/// (PERFORMANCE-HISTORY.md, `verify.rs`). Never inlined, as [`release`].
 ///
 /// `restore` must only touch the buffer it is given the index of (it runs
 /// inside this frame, where the constant-time check allows the one branch).

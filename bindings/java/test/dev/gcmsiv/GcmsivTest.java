@@ -511,7 +511,7 @@ public final class GcmsivTest {
     /**
      * No unauthenticated plaintext is ever visible to Java: another thread watches the output array
      * while forged messages long enough for the native side's large-message path are opened into
-     * it. (Before the decryption moved to native memory it saw plaintext there.)
+     * it.
      */
     static void noPlaintextSeen() throws Exception {
         int n = 4 << 20;
