@@ -68,20 +68,18 @@ const (
 	PureGo        Backend = -1
 )
 
+// String is the backend's name as the C library gives it ("portable",
+// "aesni-clmul", ...; the library's list, not one spelled out here), "auto",
+// or "purego". A build without the C library knows no numbered backend's name.
 func (b Backend) String() string {
 	switch b {
 	case Auto:
 		return "auto"
-	case Portable:
-		return "portable"
-	case AesNiClmul:
-		return "aesni-clmul"
-	case AesNiVaes:
-		return "aesni-vaes"
-	case Armv8AesPmull:
-		return "armv8-aes-pmull"
 	case PureGo:
 		return "purego"
+	}
+	if name := backendName(b); name != "" {
+		return name
 	}
 	return fmt.Sprintf("Backend(%d)", int(b))
 }
@@ -90,11 +88,11 @@ func (b Backend) String() string {
 func (b Backend) Available() bool { return backendAvailable(b) }
 
 // Backends lists the backends this build runs on this CPU, slowest first:
-// with the C library, portable, then aesni-clmul and aesni-vaes, or
-// armv8-aes-pmull, as the CPU has them; in a pure-Go build, purego alone.
+// with the C library, those of its list (gcmsiv_backend_count) the CPU runs,
+// in the library's order (portable first); in a pure-Go build, purego alone.
 func Backends() []Backend {
 	var out []Backend
-	for _, b := range []Backend{PureGo, Portable, AesNiClmul, AesNiVaes, Armv8AesPmull} {
+	for _, b := range backendList() {
 		if b.Available() {
 			out = append(out, b)
 		}
