@@ -5,7 +5,11 @@ import { PathLike } from 'node:fs';
 import { FileHandle } from 'node:fs/promises';
 
 export type Bytes = Uint8Array | ArrayBufferView | ArrayBuffer;
-export type BackendName = 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' | 'armv8-aes-pmull';
+/** 'auto', or a name from `backends()` ('portable', 'aesni-clmul', ...). */
+export type BackendName = string;
+
+/** The backends this library knows, portable first, and whether this CPU runs each. */
+export function backends(): { name: string; available: boolean }[];
 
 /** Every error this package raises; `code` says which. */
 export class GcmsivError extends Error {
