@@ -16,6 +16,7 @@ __all__ = [
     "__version__",
     "backend",
     "backend_bits",
+    "backends",
     "open",
 ]
 
@@ -28,6 +29,9 @@ def backend() -> str:
 
 def backend_bits() -> int:
     """Its widest vector registers on this CPU: 64, 128, 256 or 512."""
+
+def backends() -> list[tuple[str, bool]]:
+    """Every backend this library knows, portable first, as ``(name, available)`` pairs."""
 
 # (nonce, data, associated_data), as the arguments of encrypt and decrypt.
 _Item = tuple[Buffer, Buffer, Buffer | None]
