@@ -9,7 +9,8 @@
 //!
 //! Errors travel in order with the data: a batch carries the status of the input
 //! after its last chunk, so the writer writes every chunk before the first failure
-//! (and, when decrypting, only chunks that authenticated) and then reports it.
+//! (and, when decrypting, only chunks that authenticated, and not the final chunk
+//! if reading the input just after it failed) and then reports it.
 //!
 //! The reader thread owns the input and is not joined: after a failure it may
 //! be blocked reading a pipe; it stops at its next read, once the other stages

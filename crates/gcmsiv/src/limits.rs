@@ -67,9 +67,9 @@ const fn ceil_log2(x: u128) -> u32 {
 /// key-derivation term 3N/2^96 decides: N <= 2^64 / 3, so 2^62 whatever the
 /// length up to 64 KiB. RFC 8452 section 9's own table (2^64 messages of
 /// 128 KiB, 2^48 of 32 MiB, 2^32 of 8 GiB) counts only the middle term, and
-/// only the plaintext's blocks; each of its rows, with the other terms
-/// counted, holds for messages of half that size, and its first for 2^62
-/// messages.
+/// only the plaintext's blocks. With the other terms and blocks counted, each
+/// of its rows holds for messages of half that size, the first for 2^62
+/// messages rather than 2^64.
 pub const fn random_nonce_messages_log2(len: u64) -> u32 {
     let m = blocks_log2(len);
     91 - ceil_log2(3 * (1 << 27) + (1u128 << (2 * m)))
