@@ -3,9 +3,11 @@
  *
  * Usage limits. AES-GCM-SIV: at most 2^36 bytes (64 GiB) of plaintext, and as
  * much associated data, per message. Random 12-byte nonces are safe: under one
- * key, 2^64 messages of up to 128 KiB each, 2^48 of up to 32 MiB, or 2^32 of up
- * to 8 GiB keep an attacker's advantage at most 2^-32 (RFC 8452 section 9; the
- * project's README has the tables for repeated nonces). A nonce that repeats
+ * key, 2^62 messages of up to 64 KiB each, 2^48 of up to 16 MiB, or 2^32 of up
+ * to 4 GiB (plaintext and associated data together) keep an attacker's
+ * advantage at most 2^-32 (RFC 8452 section 9's bounds, derived in the Rust
+ * crate's random_nonce_messages_log2; the project's README has the tables for
+ * repeated nonces). A nonce that repeats
  * reveals only whether the two messages (with their associated data) were
  * identical. AES-GCM: never repeat a nonce under a key (one repeat leaks the XOR
  * of the messages and lets an attacker forge); with random 12-byte nonces, at
@@ -188,8 +190,9 @@ int gcmsiv_decrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_ke
  * Sealed = nonce || ciphertext || tag, m_len + gcmsiv_random_nonce_overhead(key)
  * bytes (28 with 16-byte tags). For AES-GCM-SIV this is safe far past AES-GCM's
  * 2^32 messages per key: a repeated nonce reveals only that two messages were
- * equal, and RFC 8452 section 9 bounds the attacker's advantage at 2^-32 for up
- * to 2^64 random-nonce messages of up to 128 KiB each (2^48 of 32 MiB) per key.
+ * equal, and RFC 8452 section 9's bounds keep the attacker's advantage within
+ * 2^-32 for up to 2^62 random-nonce messages of up to 64 KiB each (2^48 of up
+ * to 16 MiB) per key.
  * With AES-GCM keys, keep to 2^32 messages per key. Every algorithm of the key
  * type works. In place: the plaintext at c + 12 (encrypt), the plaintext left
  * at c + 12 (decrypt, m = c + 12). A sealed message shorter than the overhead
