@@ -469,13 +469,13 @@ func NewFileReaderAt(src io.ReaderAt, encSize int64, secret Secret) (*FileReader
 	// all of it, or the file ends (a short header is the library's to report).
 	var head []byte
 	for want := min(encSize, 7); ; {
-		buf := make([]byte, want)
-		got, err := src.ReadAt(buf, 0)
+		buf := make([]byte, want-int64(len(head)))
+		got, err := src.ReadAt(buf, int64(len(head)))
 		if got < len(buf) && err != nil && err != io.EOF {
 			return nil, err
 		}
-		head = buf[:got]
-		if int64(got) < want || want == encSize {
+		head = append(head, buf[:got]...)
+		if got < len(buf) || want == encSize {
 			break
 		}
 		var needed C.size_t
