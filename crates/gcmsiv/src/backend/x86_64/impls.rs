@@ -167,7 +167,6 @@ macro_rules! aes_impl {
                     unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
                 })
             }
-            #[cfg(feature = "research")]
             #[inline]
             fn seal_layout(
                 &self,
@@ -181,7 +180,6 @@ macro_rules! aes_impl {
                 (aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX)
                     .then(|| unsafe { short::seal_layout::<$nr>(self, h, layout, aad, data) })
             }
-            #[cfg(feature = "research")]
             #[inline]
             fn open_layout(
                 &self,

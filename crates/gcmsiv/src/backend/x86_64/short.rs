@@ -52,7 +52,6 @@ use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as d
 use super::load::byte_reverse_mask;
 use super::load::{load_opaque, load_padded};
 use super::siv_blocks::{counter0, lengths, tag_input};
-#[cfg(feature = "research")]
 use crate::backend::SivLayout;
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
@@ -429,7 +428,6 @@ macro_rules! kernels {
 
         /// The layout's blocks in registers: H, the length block, the nonce
         /// block, and the masks of the tag input and the first counter.
-        #[cfg(feature = "research")]
         #[inline]
         #[target_feature(enable = $features)]
         fn layout_blocks(h: &Block, layout: &SivLayout) -> [__m128i; 6] {
@@ -455,7 +453,6 @@ macro_rules! kernels {
         /// # Safety
         /// The CPU must support the enabled features; the message and the AAD at
         /// most [`SHORT_MAX`] bytes each.
-        #[cfg(feature = "research")]
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn seal_layout<const NR: usize>(
             key: &Schedule<NR>,
@@ -485,7 +482,6 @@ macro_rules! kernels {
         ///
         /// # Safety
         /// As [`seal_layout`].
-        #[cfg(feature = "research")]
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn open_layout<const NR: usize>(
             key: &Schedule<NR>,
@@ -737,7 +733,6 @@ pub(super) unsafe fn open_one<const NR: usize, const NB: usize>(
 /// # Safety
 /// As [`sse::seal_layout`], but for the CPU: `key.features` is the proof of
 /// its support, for either expansion.
-#[cfg(feature = "research")]
 #[inline]
 pub(super) unsafe fn seal_layout<const NR: usize>(
     key: &Schedule<NR>,
@@ -758,7 +753,6 @@ pub(super) unsafe fn seal_layout<const NR: usize>(
 ///
 /// # Safety
 /// As [`seal_layout`].
-#[cfg(feature = "research")]
 #[inline]
 pub(super) unsafe fn open_layout<const NR: usize>(
     key: &Schedule<NR>,
@@ -853,7 +847,6 @@ mod tests {
                 let ga = unsafe { sse::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut x) };
                 let gb = unsafe { avx::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut y) };
                 assert_eq!((ga, &x), (gb, &y), "GCM open, {len} B, AAD {aad_len} B");
-                #[cfg(feature = "research")]
                 compare_layout(key, &h, aad, &bytes[..len]);
             }
         }
@@ -861,7 +854,6 @@ mod tests {
 
     /// The research variants' kernels, the same way, with masks that change
     /// every block they touch (a counter field replaced, a nonce XORed).
-    #[cfg(feature = "research")]
     fn compare_layout<const NR: usize>(key: &Schedule<NR>, h: &[u8; 16], aad: &[u8], msg: &[u8]) {
         let mut counter_and = [0xff; 16];
         counter_and[..4].fill(0);
