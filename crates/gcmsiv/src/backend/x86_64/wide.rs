@@ -289,18 +289,6 @@ pub(super) fn counter_pair<const BE: bool>(counter: &Block) -> __m256i {
     _mm256_add_epi32(_mm256_broadcastsi128_si256(ctr0), _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0))
 }
 
-/// `counter` advanced past `bytes` (whole blocks) of CTR, in the counter's
-/// own convention.
-#[inline]
-pub(super) fn counter_after<const BE: bool>(counter: &Block, bytes: usize) -> Block {
-    let n = (bytes / 16) as u32;
-    if BE {
-        crate::backend::counter_add_be32(counter, n)
-    } else {
-        crate::backend::counter_add_le32(counter, n)
-    }
-}
-
 /// [`counter_pair`] on four lanes: lane k is `counter` + k.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
