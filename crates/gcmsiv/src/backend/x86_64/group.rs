@@ -143,6 +143,41 @@ unsafe fn hash_quads<const NR: usize, const L: usize>(
     s
 }
 
+/// A tier's `seal_group` with one lane per register ([`Schedules`]): the
+/// `ni` tier's groups, and the VAES tiers' groups of four.
+///
+/// # Safety
+/// As [`seal_with`].
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn seal_group_narrow<T: Tier, const NR: usize, const NB: usize, const L: usize>(
+    key: &Schedule<NR>,
+    nonces: [&[u8; 12]; L],
+    aads: [&[u8]; L],
+    data: [&mut [u8]; L],
+    keys: &mut LaneKeyMemory,
+) -> [Block; L] {
+    // SAFETY: as the caller's.
+    unsafe { seal_with::<T, _, NB, L, Schedules<L>>(key, nonces, aads, data, keys) }
+}
+
+/// A tier's `open_group` with one lane per register, as
+/// [`seal_group_narrow`].
+///
+/// # Safety
+/// As [`seal_with`].
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn open_group_narrow<T: Tier, const NR: usize, const NB: usize, const L: usize>(
+    key: &Schedule<NR>,
+    nonces: [&[u8; 12]; L],
+    aads: [&[u8]; L],
+    data: [&mut [u8]; L],
+    tags: &[Block; L],
+    keys: &mut LaneKeyMemory,
+) -> [Block; L] {
+    // SAFETY: as the caller's.
+    unsafe { open_with::<T, _, NB, L, Schedules<L>>(key, nonces, aads, data, tags, keys) }
+}
+
 /// A tier's `seal_group`: its steps with the round keys in `K`; inlined into
 /// a caller that enables `K`'s features.
 ///

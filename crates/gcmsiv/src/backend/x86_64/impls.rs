@@ -64,6 +64,57 @@ fn derive<const NR: usize, const N: usize, const M: usize>(
     (Schedule { rk, features: key.features }, hash)
 }
 
+/// `long.rs`'s `seal_long` at the key's tier, out of line: the kernel was
+/// a call before the tiers, and the fused methods, inlined into the mode,
+/// stay as small (one call in their long branch, not one per tier).
+///
+/// # Safety
+/// As `seal_long`'s, with the key's proof for its tier.
+#[inline(never)]
+unsafe fn seal_long_at<const NR: usize, const NB: usize>(
+    key: &Schedule<NR>,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+) -> Block {
+    // SAFETY: the caller's promise.
+    on_tier!(key.features, T => unsafe { seal_long::<T, NR, NB>(key, nonce, aad, data) })
+}
+
+/// `long.rs`'s `open_long` at the key's tier, out of line (see
+/// [`seal_long_at`]).
+///
+/// # Safety
+/// As `open_long`'s, with the key's proof for its tier.
+#[inline(never)]
+unsafe fn open_long_at<const NR: usize, const NB: usize>(
+    key: &Schedule<NR>,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    tag: &Block,
+) -> Block {
+    // SAFETY: the caller's promise.
+    on_tier!(key.features, T => unsafe { open_long::<T, NR, NB>(key, nonce, aad, data, tag) })
+}
+
+/// `long.rs`'s `gcm_long` at the key's tier, out of line (see
+/// [`seal_long_at`]).
+///
+/// # Safety
+/// As `gcm_long`'s, with the key's proof for its tier.
+#[inline(never)]
+unsafe fn gcm_long_at<const NR: usize, const OPEN: bool>(
+    key: &Schedule<NR>,
+    table: &GcmTable<NR>,
+    iv: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+) -> Block {
+    // SAFETY: the caller's promise.
+    on_tier!(key.features, T => unsafe { gcm_long::<T, NR, OPEN>(key, table, iv, aad, data) })
+}
+
 macro_rules! aes_impl {
     ($name:ident, $key_len:literal, $nr:literal) => {
         impl crate::backend::BlockCipher for $name {
@@ -143,9 +194,7 @@ macro_rules! aes_impl {
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::seal_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
                 } else {
-                    on_tier!(self.features, T => unsafe {
-                        seal_long::<T, _, { 2 + $key_len / 8 }>(self, nonce, aad, data)
-                    })
+                    unsafe { seal_long_at::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
                 })
             }
             #[inline]
@@ -160,9 +209,7 @@ macro_rules! aes_impl {
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::open_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 } else {
-                    on_tier!(self.features, T => unsafe {
-                        open_long::<T, _, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag)
-                    })
+                    unsafe { open_long_at::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 })
             }
             #[inline]
@@ -204,7 +251,7 @@ macro_rules! aes_impl {
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::gcm_one::<$nr, OPEN>(self, &table.powers, iv, aad, data) }
                 } else {
-                    on_tier!(self.features, T => unsafe { gcm_long::<T, _, OPEN>(self, table, iv, aad, data) })
+                    unsafe { gcm_long_at::<$nr, OPEN>(self, table, iv, aad, data) }
                 })
             }
         }

@@ -8,8 +8,8 @@
 use super::aes::Schedule;
 use super::blocks::sse::stitched_tail;
 use super::clmul::Powers;
-use super::group::{derive_group_narrow, hash_lanes, open_with, seal_with};
-use super::lanes::{LaneKeyMemory, LaneKeys, Schedules};
+use super::group::{derive_group_narrow, hash_lanes, open_group_narrow, seal_group_narrow};
+use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass128::{Stitch, counter_after, ctr_stitched};
 use super::tier::Tier;
 use super::wide::Keys512;
@@ -119,7 +119,7 @@ impl Tier for Ni {
         keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY: the trait's contract.
-        unsafe { seal_with::<Self, _, NB, L, Schedules<L>>(key, nonces, aads, data, keys) }
+        unsafe { seal_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, keys) }
     }
 
     #[inline(always)]
@@ -132,6 +132,6 @@ impl Tier for Ni {
         keys: &mut LaneKeyMemory,
     ) -> [Block; L] {
         // SAFETY: the trait's contract.
-        unsafe { open_with::<Self, _, NB, L, Schedules<L>>(key, nonces, aads, data, tags, keys) }
+        unsafe { open_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, tags, keys) }
     }
 }

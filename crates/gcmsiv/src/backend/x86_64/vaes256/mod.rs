@@ -7,8 +7,10 @@
 
 use super::aes::Schedule;
 use super::clmul::Powers;
-use super::group::{derive_group_wide, hash_lanes, open_group_wide, open_with, seal_group_wide, seal_with};
-use super::lanes::{LaneKeyMemory, LaneKeys, Schedules};
+use super::group::{
+    derive_group_wide, hash_lanes, open_group_narrow, open_group_wide, seal_group_narrow, seal_group_wide,
+};
+use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass_wide::{ctr_stitched_wide, ctr32_ymm, polyval_chunks_ymm};
 use super::pass128::Stitch;
 use super::tier::Tier;
@@ -106,7 +108,7 @@ impl Tier for Vaes256 {
         if L.is_multiple_of(8) {
             return unsafe { seal_group_wide::<Self, _, NB, L>(key, nonces, aads, data, keys) };
         }
-        unsafe { seal_with::<Self, _, NB, L, Schedules<L>>(key, nonces, aads, data, keys) }
+        unsafe { seal_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, keys) }
     }
 
     #[inline(always)]
@@ -122,6 +124,6 @@ impl Tier for Vaes256 {
         if L.is_multiple_of(8) {
             return unsafe { open_group_wide::<Self, _, NB, L>(key, nonces, aads, data, tags, keys) };
         }
-        unsafe { open_with::<Self, _, NB, L, Schedules<L>>(key, nonces, aads, data, tags, keys) }
+        unsafe { open_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, tags, keys) }
     }
 }

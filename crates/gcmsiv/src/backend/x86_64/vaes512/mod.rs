@@ -14,8 +14,10 @@
 
 use super::aes::Schedule;
 use super::clmul::Powers;
-use super::group::{derive_group_wide, hash_lanes, open_group_wide, open_with, seal_group_wide, seal_with};
-use super::lanes::{LaneKeyMemory, LaneKeys, Schedules};
+use super::group::{
+    derive_group_wide, hash_lanes, open_group_narrow, open_group_wide, seal_group_narrow, seal_group_wide,
+};
+use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass_wide::{
     ALIGN_FROM, ctr_stitched_zmm, ctr32_ymm, ctr32_zmm, polyval_chunks_with, polyval_chunks_zmm,
     stitched_block, ymm_then_tail,
@@ -130,7 +132,7 @@ impl Tier for Vaes512 {
         if L.is_multiple_of(8) {
             return unsafe { seal_group_wide::<Self, _, NB, L>(key, nonces, aads, data, keys) };
         }
-        unsafe { seal_with::<Self, _, NB, L, Schedules<L>>(key, nonces, aads, data, keys) }
+        unsafe { seal_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, keys) }
     }
 
     #[inline(always)]
@@ -146,7 +148,7 @@ impl Tier for Vaes512 {
         if L.is_multiple_of(8) {
             return unsafe { open_group_wide::<Self, _, NB, L>(key, nonces, aads, data, tags, keys) };
         }
-        unsafe { open_with::<Self, _, NB, L, Schedules<L>>(key, nonces, aads, data, tags, keys) }
+        unsafe { open_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, tags, keys) }
     }
 }
 
