@@ -1,6 +1,6 @@
 //! AES, CTR and POLYVAL on up to eight blocks in registers, the pieces that
 //! finish a message: the short kernels (`short.rs`) are built from them, and
-//! the bulk passes (`pass_wide.rs`, `long.rs`) finish their tails with
+//! the bulk passes (`pass256.rs`, `long.rs`) finish their tails with
 //! [`sse::stitched_tail`]. Written once and compiled twice, as `short.rs`'s
 //! kernels are (`blocks!`): module [`sse`] with the base features, module
 //! [`avx`] with AVX besides, each used by the kernels of the same features.

@@ -10,7 +10,7 @@ use super::clmul::{Powers, WIDTH, aggregate, dot};
 use super::load::byte_reverse_mask;
 use super::pass128::{Stitch, ctr32_narrow};
 use super::tier::Tier;
-use super::wide::Keys512;
+use super::vaes::Keys512;
 use super::{Polyval, array};
 use crate::backend::Block;
 use core::arch::x86_64::*;
@@ -53,7 +53,7 @@ impl<const NR: usize> GcmTable<NR> {
 /// CTR over `data` with a 32-bit counter: little-endian in the first four
 /// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
 /// `PUBLIC` says the counter's value is public (GCM with a 96-bit IV),
-/// which lets the 512- and 256-bit passes branch on it (`wide.rs`,
+/// which lets the 512- and 256-bit passes branch on it (`vaes.rs`,
 /// `ChunkCounters`); a counter derived from the key (GCM's J0 for other
 /// IV lengths) must go without.
 ///

@@ -26,7 +26,7 @@ pub(crate) struct Polyval {
 /// first, and for each the XOR of its halves in the low lane, for Karatsuba.
 ///
 /// Highest first and 32-byte aligned so that the 256-bit passes read the
-/// table as it is (`wide.rs`): its 32-byte pair j, (H^(8-2j), H^(7-2j)), is
+/// table as it is (`vaes.rs`): its 32-byte pair j, (H^(8-2j), H^(7-2j)), is
 /// what block pair j of a chunk multiplies by. (A second table in that order,
 /// built per pass and wiped after, cost an open or seal of a few KiB about
 /// 40 stores.)

@@ -1,7 +1,7 @@
 //! Batch groups: RFC 8452 section 4 for `L` short messages at once (`L` a
 //! multiple of 4: a batch's groups of [`GROUP`](crate::backend::GROUP), or of
 //! [`WIDE_GROUP`](crate::backend::WIDE_GROUP) with lanes in pairs on
-//! `aesni-vaes`, where the steps below run on `wide.rs`'s [`LaneKeys`] and
+//! `aesni-vaes`, where the steps below run on `vaes.rs`'s [`LaneKeys`] and
 //! POLYVAL).
 //!
 //! One message's set-up is a chain of dependent steps; a group's messages are
@@ -36,47 +36,14 @@ use super::array;
 use super::lanes::*;
 use super::siv_blocks::{counter0, tag_input};
 use super::tier::Tier;
-use super::wide::{PairSchedules, round4x2, rounds_x2};
+use super::vaes::{PairSchedules, round4x2, rounds_x2};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
-/// Record-key derivation (RFC 8452 section 4) for `L` nonces under this
-/// (key-generating) schedule, one block per instruction, sixteen in flight:
-/// each lane's H and encryption key (one or two blocks). The `ni` tier's.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-pub(super) fn derive_group_narrow<const NR: usize, const NB: usize, const L: usize>(
-    key: &Schedule<NR>,
-    nonces: &[&[u8; 12]; L],
-    h: &mut [__m128i; L],
-    k: &mut [[__m128i; 2]; L],
-) {
-    // Four lanes at a time: 16 or 24 blocks, sixteen in flight, then eight.
-    for c in (0..L).step_by(4) {
-        // The blocks built in place, not copied into a zeroed array: on
-        // this core every store costs a cycle of the one store port.
-        let blocks: [[__m128i; NB]; 4] = array(|i| derivation_blocks::<NB>(nonces[c + i]));
-        let mut sixteen: [__m128i; 16] = array(|j| _mm_xor_si128(blocks[j / NB][j % NB], key.rk[0]));
-        let mut rest: [__m128i; 8] =
-            array(|j| if NB == 6 { blocks[(16 + j) / NB][(16 + j) % NB] } else { blocks[0][0] });
-        for key in &key.rk[1..NR] {
-            blocks16!("aesenc", &mut sixteen, key);
-        }
-        blocks16!("aesenclast", &mut sixteen, &key.rk[NR]);
-        if NB == 6 {
-            key.encrypt8(&mut rest);
-        }
-        let block = |j: usize| if j < 16 { sixteen[j] } else { rest[j - 16] };
-        let pair = |j: usize| _mm_unpacklo_epi64(block(j), block(j + 1));
-        for i in 0..4 {
-            h[c + i] = pair(NB * i);
-            k[c + i] = [pair(NB * i + 2), if NB == 6 { pair(NB * i + 4) } else { _mm_setzero_si128() }];
-        }
-    }
-}
 
-/// [`derive_group_narrow`] two blocks per instruction ([`derive_quad_wide`]):
-/// both VAES tiers'.
+/// Record-key derivation (RFC 8452 section 4) for `L` nonces under the
+/// (key-generating) schedule `key`, two blocks per instruction
+/// ([`derive_quad_wide`]): both VAES tiers'.
 ///
 /// # Safety
 /// The CPU must support the enabled features.

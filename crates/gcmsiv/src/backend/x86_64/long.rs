@@ -31,7 +31,7 @@ use super::short::{
 };
 use super::siv_blocks::{counter0, tag_input};
 use super::tier::Tier;
-use super::wide::Keys512;
+use super::vaes::Keys512;
 use crate::backend::Block;
 use core::arch::x86_64::*;
 

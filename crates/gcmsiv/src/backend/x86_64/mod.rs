@@ -3,8 +3,8 @@
 //! in layers, listed below lowest first (each uses only those before it;
 //! `scripts/check-layers.py` checks): `cpu.rs` (detection), `load.rs`
 //! (moving blocks), the 128-bit primitives (`aes.rs`, `clmul.rs`,
-//! `siv_blocks.rs`, `lanes.rs`), the 256/512-bit ones (`wide.rs`), the
-//! passes (`pass128.rs`, `blocks.rs`, `pass_wide.rs`, and `bulk.rs`, the one
+//! `siv_blocks.rs`, `lanes.rs`), the 256/512-bit ones (`vaes.rs`), the
+//! passes (`pass128.rs`, `blocks.rs`, `pass256.rs`, and `bulk.rs`, the one
 //! place a width is chosen), the kernels (`short.rs`, `long.rs`, `group.rs`)
 //! and the trait implementations (`impls.rs`). docs/ARCHITECTURE.md draws
 //! them.
@@ -12,7 +12,7 @@
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
 //! [`Features::detect`] checks; `short.rs`'s `avx` module adds AVX, run only
-//! where [`Features::avx`] says so, and `wide.rs` and `pass_wide.rs` add the features
+//! where [`Features::avx`] says so, and `vaes.rs` and `pass256.rs` add the features
 //! [`Features::detect_wide`] checks. The only way to reach them from safe code is
 //! through a type holding a [`Features`] value, which exists only after detection
 //! succeeded: that value is the proof each `// SAFETY:` comment names.
@@ -53,10 +53,10 @@ mod aes;
 mod clmul;
 mod siv_blocks;
 mod lanes;
-mod wide;
+mod vaes;
 mod pass128;
 mod blocks;
-mod pass_wide;
+mod pass256;
 mod tier;
 mod bulk;
 mod short;

@@ -21,7 +21,7 @@ const WIDTH: usize = 8;
 const CHUNK: usize = 16 * WIDTH;
 
 /// How many chunks behind CTR a pass that hashes its output hashes here:
-/// one. (Two, which the 256-bit loop gains from, see `pass_wide.rs`, measured
+/// one. (Two, which the 256-bit loop gains from, see `pass256.rs`, measured
 /// 2% faster for AES-128 and 2-3% slower for AES-256 on this loop.)
 const LAG: usize = 1;
 

@@ -16,7 +16,7 @@ use super::aes::Schedule;
 use super::clmul::Powers;
 use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass128::Stitch;
-use super::wide::Keys512;
+use super::vaes::Keys512;
 use crate::backend::{Block, LaneLimits};
 use core::arch::x86_64::__m128i;
 

@@ -6,13 +6,16 @@
 //! CPU has AVX (`short.rs`).
 
 use super::aes::Schedule;
+use super::aes::derivation_blocks;
+use super::array;
 use super::blocks::sse::stitched_tail;
 use super::clmul::Powers;
-use super::group::{derive_group_narrow, hash_lanes, open_group_narrow, seal_group_narrow};
+use super::group::{hash_lanes, open_group_narrow, seal_group_narrow};
+use super::lanes::blocks16;
 use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass128::{Stitch, counter_after, ctr_stitched};
 use super::tier::Tier;
-use super::wide::Keys512;
+use super::vaes::Keys512;
 use crate::backend::{Block, LaneLimits};
 use core::arch::x86_64::*;
 
@@ -133,5 +136,40 @@ impl Tier for Ni {
     ) -> [Block; L] {
         // SAFETY: the trait's contract.
         unsafe { open_group_narrow::<Self, _, NB, L>(key, nonces, aads, data, tags, keys) }
+    }
+}
+
+/// Record-key derivation (RFC 8452 section 4) for `L` nonces under this
+/// (key-generating) schedule, one block per instruction, sixteen in flight:
+/// each lane's H and encryption key (one or two blocks). The `ni` tier's.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn derive_group_narrow<const NR: usize, const NB: usize, const L: usize>(
+    key: &Schedule<NR>,
+    nonces: &[&[u8; 12]; L],
+    h: &mut [__m128i; L],
+    k: &mut [[__m128i; 2]; L],
+) {
+    // Four lanes at a time: 16 or 24 blocks, sixteen in flight, then eight.
+    for c in (0..L).step_by(4) {
+        // The blocks built in place, not copied into a zeroed array: on
+        // this core every store costs a cycle of the one store port.
+        let blocks: [[__m128i; NB]; 4] = array(|i| derivation_blocks::<NB>(nonces[c + i]));
+        let mut sixteen: [__m128i; 16] = array(|j| _mm_xor_si128(blocks[j / NB][j % NB], key.rk[0]));
+        let mut rest: [__m128i; 8] =
+            array(|j| if NB == 6 { blocks[(16 + j) / NB][(16 + j) % NB] } else { blocks[0][0] });
+        for key in &key.rk[1..NR] {
+            blocks16!("aesenc", &mut sixteen, key);
+        }
+        blocks16!("aesenclast", &mut sixteen, &key.rk[NR]);
+        if NB == 6 {
+            key.encrypt8(&mut rest);
+        }
+        let block = |j: usize| if j < 16 { sixteen[j] } else { rest[j - 16] };
+        let pair = |j: usize| _mm_unpacklo_epi64(block(j), block(j + 1));
+        for i in 0..4 {
+            h[c + i] = pair(NB * i);
+            k[c + i] = [pair(NB * i + 2), if NB == 6 { pair(NB * i + 4) } else { _mm_setzero_si128() }];
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! and AVX2), two blocks per instruction, the `aesni-vaes` backend where
 //! the CPU has no AVX-512 or runs it at a lower clock (AMD Zen 3, Intel
 //! Alder Lake, Ice Lake, Tiger Lake). Its passes are the shared 256-bit ones
-//! (`pass_wide.rs`), which the `vaes512` tier runs too for what its 512-bit
+//! (`pass256.rs`), which the `vaes512` tier runs too for what its 512-bit
 //! chunks leave; its batch groups take the lanes in pairs.
 
 use super::aes::Schedule;
@@ -11,10 +11,10 @@ use super::group::{
     derive_group_wide, hash_lanes, open_group_narrow, open_group_wide, seal_group_narrow, seal_group_wide,
 };
 use super::lanes::{LaneKeyMemory, LaneKeys};
-use super::pass_wide::{ctr_stitched_wide, ctr32_ymm, polyval_chunks_ymm};
 use super::pass128::Stitch;
+use super::pass256::{ctr_stitched_wide, ctr32_ymm, polyval_chunks_ymm};
 use super::tier::Tier;
-use super::wide::Keys512;
+use super::vaes::Keys512;
 use crate::backend::{Block, LaneLimits};
 use core::arch::x86_64::*;
 

@@ -3,7 +3,7 @@
 //! backend where the CPU runs AVX-512 at full clock (AMD Zen 4 and later,
 //! Intel Sapphire Rapids and later). Inputs of [`ZMM_FROM`] bytes and more
 //! take the 512-bit passes for their 256-byte chunks, and the shared
-//! 256-bit passes (`pass_wide.rs`) for what those leave; shorter ones take
+//! 256-bit passes (`pass256.rs`) for what those leave; shorter ones take
 //! the 256-bit passes alone. Its batch groups take the lanes in pairs and
 //! hash them four lanes per instruction.
 //!
@@ -12,22 +12,25 @@
 //! 512-bit `vaesenc` takes two issue slots, the same rate per block, but
 //! fewer instructions let the AES and the multiplications overlap better.
 
+mod passes;
+mod zmm;
+
 use super::aes::Schedule;
 use super::clmul::Powers;
 use super::group::{
     derive_group_wide, hash_lanes, open_group_narrow, open_group_wide, seal_group_narrow, seal_group_wide,
 };
 use super::lanes::{LaneKeyMemory, LaneKeys};
-use super::pass_wide::{
-    ALIGN_FROM, ctr_stitched_zmm, ctr32_ymm, ctr32_zmm, polyval_chunks_with, polyval_chunks_zmm,
-    stitched_block, ymm_then_tail,
-};
 use super::pass128::Stitch;
 use super::pass128::counter_after;
+use super::pass256::{ALIGN_FROM, ctr32_ymm, polyval_chunks_with, stitched_block, ymm_then_tail};
 use super::tier::Tier;
-use super::wide::{Keys512, group_hash_zmm, pairs};
+use super::vaes::{Keys512, pairs};
 use crate::backend::{Block, LaneLimits};
 use core::arch::x86_64::*;
+pub(super) use passes::polyval_chunks_zmm;
+use passes::{ctr_stitched_zmm, ctr32_zmm};
+use zmm::group_hash_zmm;
 
 /// The longest message or AAD a batch's group kernel takes when every lane
 /// has the same lengths, lanes in pairs: opens as at 256 bits; seals
@@ -176,7 +179,7 @@ unsafe fn polyval_chunks<const REVERSED: bool>(
 }
 
 /// The stitched pass (see [`Tier::ctr_stitched`]): as the 256-bit tier's
-/// (`pass_wide.rs`'s `ctr_stitched_wide`), with the 256-byte chunks of an
+/// (`pass256.rs`'s `ctr_stitched_wide`), with the 256-byte chunks of an
 /// input of [`ZMM_FROM`] bytes or more through the 512-bit pass first
 /// (`ctr_stitched_zmm`), which may finish the message itself.
 ///
