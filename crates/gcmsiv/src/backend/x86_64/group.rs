@@ -27,8 +27,8 @@
 //! which live in arrays too
 //! large for the registers. Blocks the kernel holds in registers (derivation
 //! output, keystream, the expansion's words) are not copied to memory to be
-//! wiped: that copy would be the only place they reached memory (and cost 6
-//! stores per message). `tests/residue.rs` checks that no round key or H is
+//! wiped: that copy would be the only place they reached memory (and cost
+//! stores). `tests/residue.rs` checks that no round key or H is
 //! left on the stack.
 
 use super::aes::{Schedule, derivation_blocks};
@@ -86,9 +86,8 @@ pub(super) unsafe fn hash_lanes<const NR: usize, const L: usize, K: LaneKeys<NR,
 
 /// POLYVAL of sixteen lanes one lane per register, a quad at a time: the
 /// keys and accumulators of four lanes stay in registers, where those of
-/// sixteen went through memory (AES-256 groups on `aesni-clmul`: 16-200
-/// bytes 1-4% fewer cycles). Groups of eight (AES-128 there) measured the
-/// same or slower in quads (seals of 32 B 5%), and keep one pass.
+/// sixteen went through memory. Groups of eight gain nothing from quads,
+/// and keep one pass.
 ///
 /// # Safety
 /// The CPU must support the baseline set.

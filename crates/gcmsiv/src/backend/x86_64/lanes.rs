@@ -31,8 +31,8 @@ pub(super) const LANE_KEY_BYTES: usize = crate::backend::WIDE_GROUP * 15 * 16;
 /// The memory a batch call lends each of its groups for their round keys
 /// ([`LaneKeys::place`]). Each group's key expansion writes every entry it
 /// later reads, so the groups share it without clearing it in between, and
-/// it is wiped once, as the batch call returns (after each group, the wipe
-/// cost 7-10 cycles per message: one store per round key and lane).
+/// it is wiped once, as the batch call returns (a wipe after each group
+/// costs one store per round key and lane).
 #[repr(C, align(32))]
 pub(crate) struct LaneKeyMemory {
     bytes: [MaybeUninit<u8>; LANE_KEY_BYTES],
@@ -558,8 +558,8 @@ impl<'a, const L: usize, H: LaneHash<L>> GroupHash<'a, L, H> {
         Self::Equal {
             // SAFETY: as the caller's.
             lanes: unsafe { H::new(h) },
-            // Raw pointers, not an array of slices: the slices cost 15% of
-            // the whole batch (copies and bounds checks in the unrolled loop).
+            // Raw pointers, not an array of slices: the slices cost copies and
+            // bounds checks in the unrolled loop.
             aad: array(|l| aads[l].as_ptr()),
             msg: array(|l| msgs[l].as_ptr()),
             a,

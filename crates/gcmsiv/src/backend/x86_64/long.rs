@@ -5,15 +5,14 @@
 //! Run as the mode's separate steps, a message paid for more than its work:
 //! the record keys returned through memory (a schedule copied, a POLYVAL state
 //! built), the length block multiplied on its own, the tag stored and reloaded
-//! as the counter, an AAD pass even when there is no AAD. This core retires
-//! one store per cycle, and a 1 KiB message made about 150 stores besides its
-//! output. Here the record keys are expanded in place in the wiped schedule
+//! as the counter, an AAD pass even when there is no AAD: stores, of which a
+//! core retires one per cycle. Here the record keys are expanded in place in
+//! the wiped schedule
 //! (a seal's expansion, with the tag's rounds riding on it, after POLYVAL in
 //! program order, so that the core runs it beside the pass's end), the
 //! length block joins the last aggregated step, and the tag stays in a
-//! register. Opening runs the same stitched CTR+POLYVAL loop as before. (A
-//! version whose first eight CTR blocks rode on the key expansion measured
-//! faster with AES-128 and slower with AES-256, and was not kept.)
+//! register. Opening runs the same stitched CTR+POLYVAL loop as the mode's
+//! steps do.
 //!
 //! With `short.rs`, the place outside `siv.rs` that spells out the mode's
 //! steps, for speed alone: the tests hold it to the step-by-step path at every
@@ -66,10 +65,8 @@ pub(super) unsafe fn seal_long<T: Tier, const NR: usize, const NB: usize>(
     // riding on it (each as soon as its round key exists), as in
     // `short.rs`'s seal. It depends on nothing POLYVAL computes, so the
     // core starts it as soon as it enters the window, beside the pass's
-    // last steps. First in program order, its waiting steps held up the
-    // work behind them instead (fastest of 15 alternating runs: 1 KiB
-    // 757 -> 728 cycles on `aesni-clmul`, 517 -> 481 on `aesni-vaes`;
-    // 256 B 344 -> 315; AES-256 878 -> 829, 601 -> 552, 396 -> 351).
+    // last steps. First in program order, its waiting steps would hold up
+    // the work behind them instead.
     let mut tag = [tag_input(s, nonce)];
     expand_parked::<NR, 1>(&mut key.rk, &mut tag);
     let counter = to_block(counter0(tag[0]));
@@ -93,9 +90,9 @@ pub(super) unsafe fn seal_long<T: Tier, const NR: usize, const NB: usize>(
 /// when it is authentic; the caller compares.
 ///
 /// Its first lines are [`seal_long`]'s, but for the key expansion,
-/// which CTR needs at once and so comes first here. A shared helper
-/// returning the schedule and the powers by value measured 10-17% slower
-/// at 256 B to 1 KiB: the 31 vectors were copied on the way out.
+/// which CTR needs at once and so comes first here. Not a shared helper:
+/// returning the schedule and the powers by value copies their 31 vectors
+/// on the way out.
 ///
 /// # Safety
 /// The CPU must support the enabled features and `T`'s.

@@ -1,21 +1,38 @@
 //! The x86-64 backend: AES-NI for AES, PCLMULQDQ for POLYVAL, and VAES and
-//! VPCLMULQDQ for the same two or four blocks per instruction. The files are
-//! in layers, listed below lowest first (each uses only those before it;
-//! `scripts/check-layers.py` checks): `cpu.rs` (detection), `load.rs`
-//! (moving blocks), the 128-bit primitives (`aes.rs`, `clmul.rs`,
-//! `siv_blocks.rs`, `lanes.rs`), the 256/512-bit ones (`vaes.rs`), the
-//! passes (`pass128.rs`, `blocks.rs`, `pass256.rs`, and `bulk.rs`, the one
-//! place a width is chosen), the kernels (`short.rs`, `long.rs`, `group.rs`)
-//! and the trait implementations (`impls.rs`). docs/ARCHITECTURE.md draws
-//! them.
+//! VPCLMULQDQ for the same two or four blocks per instruction, cut by what
+//! the CPU offers into three tiers, one folder each: `ni/` (AES-NI and
+//! PCLMULQDQ, 128-bit registers), `vaes256/` (VAES and VPCLMULQDQ on 256-bit
+//! registers) and `vaes512/` (the same on 512-bit registers). The tiers
+//! never use one another; each implements `tier.rs`'s [`Tier`](tier::Tier)
+//! trait, the same operations under the same names, and what they share
+//! sits below them. The modules are in layers, listed below lowest first
+//! (each uses only those before it; `scripts/check-layers.py` checks):
+//!
+//! - shared by all tiers: `cpu.rs` (detection), `load.rs` (moving blocks),
+//!   the 128-bit primitives (`aes.rs`, `clmul.rs`, `siv_blocks.rs`,
+//!   `lanes.rs`), the 128-bit passes and tails (`pass128.rs`, `blocks.rs`);
+//! - shared by the two VAES tiers: `vaes.rs` (256-bit primitives) and
+//!   `pass256.rs` (the 256-bit passes, which `vaes512/` runs for what its
+//!   512-bit chunks leave);
+//! - the kernels, written once over a [`Tier`](tier::Tier) type parameter:
+//!   `tier.rs` (the trait), `bulk.rs` (the bulk passes), `short.rs` (one
+//!   message of up to 128 bytes, no tier: 128-bit code at every tier),
+//!   `long.rs` (one longer message), `group.rs` (a batch's groups);
+//! - the tiers, side by side: `ni/`, `vaes256/`, `vaes512/`;
+//! - `impls.rs`: the traits of `backend/mod.rs`, where each call turns the
+//!   key's tier tag into the tier type, the one place a width is read.
+//!
+//! docs/ARCHITECTURE.md draws them and gives the reasons for the cut.
 //!
 //! Every function that uses these instructions carries
 //! `#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]`, exactly the set
 //! [`Features::detect`] checks; `short.rs`'s `avx` module adds AVX, run only
-//! where [`Features::avx`] says so, and `vaes.rs` and `pass256.rs` add the features
-//! [`Features::detect_wide`] checks. The only way to reach them from safe code is
-//! through a type holding a [`Features`] value, which exists only after detection
-//! succeeded: that value is the proof each `// SAFETY:` comment names.
+//! where [`Features::avx`] says so, and the VAES code (`vaes.rs`,
+//! `pass256.rs`, `vaes256/`, `vaes512/`) adds the features
+//! [`Features::detect_wide`] checks for its tier. The only way to reach them
+//! from safe code is through a type holding a [`Features`] value, which
+//! exists only after detection succeeded: that value, and the tier it names,
+//! is the proof each `// SAFETY:` comment names.
 
 /// Evaluates `$e` with `$b` a constant: the number of blocks of `$len` bytes
 /// (1..=8, `SHORT_MAX` / 16; `$len` not zero). One instance per block
@@ -46,7 +63,8 @@ const _: () = assert!(crate::backend::SHORT_MAX == 16 * 8);
 
 use super::array;
 
-// The layers, lowest first: each file uses only those above it in this list.
+// The layers, lowest first: each module uses only those above it in this
+// list, and the three tiers (`ni`, `vaes256`, `vaes512`) never one another.
 mod cpu;
 mod load;
 mod aes;

@@ -1,6 +1,7 @@
 //! The 128-bit bulk passes, one block per instruction: CTR, and CTR and
 //! POLYVAL stitched into one loop, for decryption (GCM-SIV, GCM) and GCM
-//! encryption. `bulk.rs` chooses between these and the wider passes.
+//! encryption: the `ni` tier's passes, and every tier's for what its wider
+//! passes leave (`bulk.rs`).
 //!
 //! While the eight AES blocks of one chunk go through their rounds, the hash
 //! absorbs eight blocks, one Karatsuba product between rounds: the previous
@@ -21,8 +22,8 @@ const WIDTH: usize = 8;
 const CHUNK: usize = 16 * WIDTH;
 
 /// How many chunks behind CTR a pass that hashes its output hashes here:
-/// one. (Two, which the 256-bit loop gains from, see `pass256.rs`, measured
-/// 2% faster for AES-128 and 2-3% slower for AES-256 on this loop.)
+/// one. (Two, which the 256-bit loop gains from, see `pass256.rs`, is no
+/// gain on this loop taken over both key sizes.)
 const LAG: usize = 1;
 
 /// What the hash absorbs, and in which byte order.

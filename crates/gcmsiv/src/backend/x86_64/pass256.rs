@@ -60,8 +60,8 @@ pub(super) unsafe fn ctr32_ymm<const NR: usize, const BE: bool, const PUBLIC: bo
 /// per instruction and one reduction. Returns S and the bytes absorbed.
 ///
 /// The powers are read as [`pairs`] of the table, in the lane order of the
-/// block pairs as they lie in memory (swapping each pair's lanes instead cost
-/// 5% in the stitched pass).
+/// block pairs as they lie in memory (swapping each pair's lanes instead
+/// slowed the stitched pass).
 ///
 /// # Safety
 /// The CPU must support the enabled features (AVX2 and VPCLMULQDQ besides
@@ -78,22 +78,17 @@ pub(super) unsafe fn polyval_chunks_ymm<const REVERSED: bool>(
 
 /// Inputs at least this long take their first block on its own when that
 /// puts the rest of a stitched pass on 32-byte boundaries
-/// ([`Schedule::ctr_stitched_wide`]). A heap buffer starts on a 16-byte
+/// ([`ctr_stitched_wide`]). A heap buffer starts on a 16-byte
 /// boundary, and half of them 16 bytes past a 32-byte one (every buffer of
 /// 128 KiB or more does: the allocator's header before a mapped block);
-/// there the passes ran 2-5% slower than aligned (cycles 16 or 48 bytes off
-/// against 0 or 32 bytes off, best of 300-3000 calls, medians of four
-/// alternating runs, at 64 KiB and 1 MiB: GCM seal 1.05 -> 1.00-1.01,
-/// GCM-SIV open 1.02-1.03 -> 1.00-1.01, GCM open 1.02-1.03 -> 1.00-1.01).
-/// The first block apart leaves a tail of 240 bytes past the last whole
-/// chunk, which since the 512-bit pass finishes such tails as one masked
-/// chunk costs less than the misalignment from 8 KiB: on buffers 16 or 48
-/// bytes off a 64-byte boundary, 16 KiB GCM-SIV opens 3-5% and GCM seals 5-6%
-/// fewer cycles than with the earlier 32 KiB, 8 KiB 0-5% (GCM opens the same
-/// within 2%); at 4 KiB it cost up to 1% more.
+/// there the passes run slower than aligned, since their 256- and 512-bit
+/// loads and stores split cache lines. The first block apart leaves a tail
+/// of 240 bytes past the last whole chunk, which costs less than the
+/// misalignment from this length on (the 512-bit pass finishes such tails
+/// as one masked chunk).
 pub(super) const ALIGN_FROM: usize = 8 * 1024;
 
-/// [`polyval_chunks_wide`] on the table's [`pairs`].
+/// [`polyval_chunks_ymm`] on the table's [`pairs`].
 ///
 /// # Safety
 /// As there.
@@ -152,24 +147,24 @@ pub(super) unsafe fn stitched_block<const NR: usize>(
     }
 }
 
-/// [`Schedule::ctr_stitched`] two blocks per instruction: CTR of each
+/// `pass128.rs`'s `ctr_stitched` two blocks per instruction: CTR of each
 /// chunk in four 256-bit registers with, between its first rounds, the
 /// four pair products of the hash (the output of two chunks before when
 /// hashing output, this chunk's input otherwise): the `vaes256` tier's
 /// stitched pass, which the `vaes512` tier runs after its own 512-bit one
-/// ([`ctr_stitched_zmm`]). Returns the bytes processed
+/// (`ctr_stitched_zmm`). Returns the bytes processed
 /// (whole chunks, and the first block if it went on its own: from
 /// [`ALIGN_FROM`] bytes, when `data` starts 16 bytes past a 32-byte
 /// boundary, as large heap buffers do, so that the chunks' 256- and
 /// 512-bit loads and stores fall on 32-byte boundaries); the caller does
 /// the tail. `PUBLIC`: the counter's value is public, as in
-/// [`ctr32`].
+/// `ctr32`.
 ///
 /// With `lengths` (the message's length block), the pass finishes the
 /// message: it takes the tail too, hashes the length block last, and
 /// returns `data.len()`. Where the 512-bit pass ran, a tail of more than
-/// [`FINAL_CHUNK_FROM`] bytes goes through one more 256-byte chunk under
-/// a mask ([`final_ctr_zmm`], [`Sixteen::absorb_final`]) rather
+/// `FINAL_CHUNK_FROM` bytes goes through one more 256-byte chunk under
+/// a mask (`final_ctr_zmm`, `Sixteen::absorb_final`) rather
 /// than a 128-byte chunk of the 256-bit pass and then `blocks.rs`'s
 /// `stitched_tail`: one chain of AES rounds and one reduction where
 /// there were two of each.
@@ -264,9 +259,8 @@ unsafe fn ctr_stitched_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     // A pass that hashes its output hashes two chunks behind CTR (the
     // first two have nothing to hash beside them): the hash then reads
     // output stored an iteration earlier rather than the stores just
-    // made. One chunk behind, an open's loop ran 3% (AES-128) and 6%
-    // (AES-256) more cycles per byte; three or four behind gain nothing
-    // more.
+    // made, which one chunk behind waits for; three or four behind gain
+    // nothing more.
     let lag = if hash_output { chunks.min(2) } else { 0 };
     for c in 0..lag {
         // SAFETY: c < chunks: the chunk lies inside `data`.

@@ -12,8 +12,7 @@
 //! As in the rest of the backend, round keys and powers of H are read from
 //! memory that is wiped (the schedule, and the [`Powers`] table read as
 //! [`Pairs`]) by the instructions that use them, so no copy is left on the
-//! stack (`tests/residue.rs`); register-resident keys left copies (and were
-//! slower: docs/PERFORMANCE-HISTORY.md).
+//! stack (`tests/residue.rs`); register-resident keys left copies.
 //!
 //! Every function here carries `#[target_feature(enable = "aes,pclmulqdq,
 //! ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]` (with `avx512f,avx512bw,avx512vl`
@@ -68,7 +67,7 @@ macro_rules! round4x2 {
 /// chunk's first pair once, then each register's offset as a constant
 /// operand (building each offset from a general register took three vector
 /// operations, one of them a lane insert). Byte-reversed back for GCM: with
-/// `PUBLIC` (see [`ChunkCounters`]), one shuffle per chunk where no counter
+/// `PUBLIC` (see `ChunkCounters`), one shuffle per chunk where no counter
 /// carries out of its lowest byte; otherwise one per register.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
@@ -100,13 +99,12 @@ pub(super) fn chunk_counters<const BE: bool, const PUBLIC: bool>(
 /// The round keys of a schedule each broadcast to a 512-bit register's four
 /// lanes, for the 512-bit stitched pass: a round then reads its key with one
 /// load instead of a load and a broadcast, which shares the shuffle unit
-/// with the hash (AES-128-GCM seals of 64 KiB 6% fewer cycles, GCM-SIV opens
-/// 3%). AES-GCM keeps one per key; a GCM-SIV open of [`KEYS512_FROM`] bytes
-/// or more builds one for the call. [`Self::fill`] writes every entry once
-/// (round keys 0..=NR, zeros past NR: no stack garbage travels with a table
-/// that is moved), and drop and `zeroize` wipe the round keys. (Zeroing all
-/// fifteen before `fill` wrote them again, and wiping all fifteen, cost an
-/// open fifteen 512-bit stores more for AES-128.)
+/// with the hash. AES-GCM keeps one per key; a long GCM-SIV open builds one
+/// for the call (`vaes512/`'s `KEYS512_FROM`). [`Self::fill`] writes every
+/// entry once (round keys 0..=NR, zeros past NR: no stack garbage travels
+/// with a table that is moved), and drop and `zeroize` wipe the round keys
+/// only (no zeroing before `fill`, no wiping of the unused entries: stores
+/// an open would pay for).
 #[derive(Clone)]
 pub(super) struct Keys512<const NR: usize> {
     rk: [MaybeUninit<__m512i>; 15],

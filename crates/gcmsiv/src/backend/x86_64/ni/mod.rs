@@ -35,7 +35,7 @@ impl Tier for Ni {
 
     fn wide_groups(nr: usize) -> bool {
         // Sixteen lanes one per register for AES-256, whose derivation is 24
-        // blocks per quad; AES-128's groups keep eight, which measured faster.
+        // blocks per quad; AES-128's groups keep eight, where sixteen lost.
         nr == 14
     }
 

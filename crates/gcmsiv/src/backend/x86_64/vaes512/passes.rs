@@ -18,7 +18,7 @@ use super::zmm::*;
 use crate::backend::Block;
 use core::arch::x86_64::*;
 
-/// [`ctr32_vaes`] over whole 256-byte chunks, four registers of
+/// `pass256.rs`'s `ctr32_ymm` over whole 256-byte chunks, four registers of
 /// four blocks (limits table: 0.117 against 0.120 c/B for AES-128, 0.163
 /// against 0.173 for AES-256). Returns the bytes processed.
 ///
@@ -47,15 +47,14 @@ pub(super) unsafe fn ctr32_zmm<const NR: usize, const BE: bool, const PUBLIC: bo
     chunks * 256
 }
 
-/// A 512-bit pass that finishes a message (see [`Schedule::ctr_stitched_wide`])
+/// A 512-bit pass that finishes a message (see `Tier::ctr_stitched`)
 /// takes a tail longer than this as one more chunk under a mask. Shorter
 /// tails take a 128-byte chunk of the 256-bit pass (from 128 bytes) and
 /// then `blocks.rs`'s `stitched_tail`, which run AES on the blocks there
-/// are rather than on sixteen: as a masked chunk, tails of 128 and 144-152
-/// bytes took 2-7% more cycles, 176 about as many, 192-255 3-15% fewer.
+/// are rather than on sixteen: the masked chunk pays from about 176 bytes.
 const FINAL_CHUNK_FROM: usize = 176;
 
-/// [`polyval_chunks_wide`] four blocks per instruction (512-bit registers),
+/// `pass256.rs`'s `polyval_chunks_ymm` four blocks per instruction (512-bit registers),
 /// sixteen blocks per reduction. Each 256-byte chunk's blocks are multiplied
 /// by H^16..H^1 without the running sum S, whose product S H^16 is taken
 /// apart (one 128-bit Karatsuba product) and added before the reduction:
@@ -87,7 +86,7 @@ pub(in super::super) unsafe fn polyval_chunks_zmm<const REVERSED: bool>(
     (s, chunks * 256)
 }
 
-/// [`ctr_stitched_wide`] over whole 256-byte chunks with 512-bit
+/// `pass256.rs`'s `ctr_stitched_wide` over whole 256-byte chunks with 512-bit
 /// registers, for CPUs with AVX-512: CTR of sixteen blocks in four
 /// registers ([`round4x4!`]) and POLYVAL's sixteen-block step as in
 /// [`polyval_chunks_zmm`] (four blocks per `vpclmulqdq`, which on Zen 4
@@ -271,9 +270,7 @@ unsafe fn final_ctr_zmm<const NR: usize, K: ZmmKeys>(
 /// S goes in with the chunk's first block, as in the 256-bit pass, not
 /// as a product of its own as in [`polyval_chunks_zmm`]: a chunk here is
 /// long enough (the AES rounds) to hide the longer chain from one S to
-/// the next, and the three products saved are 7% of the chunk's
-/// multiplier work (GCM seals of 16 KiB 4-5% fewer cycles, GCM-SIV
-/// opens 2-3%).
+/// the next, and three products are saved.
 ///
 /// # Safety
 /// `chunk` and `src` must each point to a whole chunk inside the data;

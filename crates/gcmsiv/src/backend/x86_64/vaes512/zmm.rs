@@ -21,7 +21,7 @@ use zeroize::Zeroize;
 
 /// One instruction (`$ins`: `vpxorq`, `vaesenc`, `vaesenclast`) on four
 /// 512-bit registers (sixteen blocks) with the round key at `$key` broadcast
-/// to all four lanes inside the block, as [`rounds_x2!`]; or, with `wide`
+/// to all four lanes inside the block, as `rounds_x2!`; or, with `wide`
 /// first, the key already broadcast (a [`Keys512`] entry, loaded as it is).
 /// The registers are named (zmm0-zmm4): an operand the compiler allocated
 /// above zmm15 was printed under a wrong name in some builds.
@@ -59,14 +59,8 @@ macro_rules! round4x4 {
 }
 
 /// The message length from which an open builds a [`Keys512`] for its
-/// stitched pass: each 256-byte chunk then saves about 2.5 cycles. Building
-/// and wiping one cost about 70 while all fifteen entries were zeroed first
-/// and wiped after, and the threshold was 16 KiB; with each entry written
-/// once and only the round keys wiped, from 8 KiB: 8 KiB opens about 2%
-/// (AES-128, within the spread of runs) to 3% (AES-256) fewer cycles
-/// (`--only fixed`, medians of eight alternating runs: +17.9% over the limit
-/// loop to +15.9%, and +14.1% to +11.0%), 16 KiB about 1%; at 4 KiB building
-/// one measured within noise.
+/// stitched pass: each 256-byte chunk then saves a broadcast per round,
+/// which from here outweighs building and wiping the table.
 pub(super) const KEYS512_FROM: usize = 8 * 1024;
 
 /// Where a 512-bit pass's rounds read their keys: a [`Schedule`] (each
@@ -303,8 +297,8 @@ impl<'a> Sixteen<'a> {
     )]
     pub(super) fn finish(&self, s: __m128i, (lo, hi, mid): Sums512) -> __m128i {
         let (h16, h16_xor) = (&self.high.h[0], &self.high.h_xor[0]);
-        // VEX forms: legacy-SSE products beside the 512-bit state made this
-        // pass ten times slower on an Intel Xeon (`aes.rs`, `round_at_vex!`).
+        // VEX forms: legacy-SSE products beside the 512-bit state make the
+        // CPU merge the registers' upper halves (`aes.rs`, `round_at_vex!`).
         let sl = clmul_at_vex::<0x00>(s, h16);
         let sh = clmul_at_vex::<0x11>(s, h16);
         let sm = clmul_at_vex::<0x00>(super::super::clmul::fold_halves(s), h16_xor);
@@ -416,7 +410,7 @@ pub(super) fn clmul512_at<const IMM: u8>(a: __m512i, b: &__m512i) -> __m512i {
 /// instruction, where the CPU has AVX-512: register `i` carries lanes `i`,
 /// `i + L / 4`, `i + L / 2` and `i + 3 L / 4`. On Zen 4 a 512-bit
 /// `vpclmulqdq` issues as often as a 256-bit one, so each Horner step costs
-/// half the multiplier time of [`PairHash`]. The keys stay in this struct
+/// half the multiplier time of `PairHash`. The keys stay in this struct
 /// (wiped on drop); the multiplications take them as values, with 32
 /// vector registers to hold them (the residue test checks that no copy
 /// reaches the stack).
@@ -506,11 +500,10 @@ impl<const L: usize> Drop for QuadHash<L> {
 /// POLYVAL of a batch group's lanes with [`QuadHash`] (four lanes per
 /// instruction; lanes of unequal lengths take `group.rs`'s one-lane loop as
 /// with pairs). Its own function, compiled with AVX-512, called once per
-/// group: compiled with AVX-512 as a whole, the group kernels ran 10-20%
-/// slower.
+/// group: the group kernels compiled with AVX-512 as a whole were slower.
 ///
 /// # Safety
-/// The CPU must support the enabled features (`Features::zmm`).
+/// The CPU must support the enabled features (the `vaes512` tier's).
 #[inline(never)]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
 pub(super) unsafe fn group_hash_zmm<const L: usize>(
