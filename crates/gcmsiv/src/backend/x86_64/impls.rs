@@ -64,9 +64,11 @@ fn derive<const NR: usize, const N: usize, const M: usize>(
     (Schedule { rk, features: key.features }, hash)
 }
 
-/// `long.rs`'s `seal_long` at the key's tier, out of line: the kernel was
-/// a call before the tiers, and the fused methods, inlined into the mode,
-/// stay as small (one call in their long branch, not one per tier).
+/// `long.rs`'s `seal_long` at the key's tier, out of line, so that the
+/// fused methods, inlined into the mode, keep one call in their long branch
+/// (not one per tier). Without target features, so that each tier's kernel
+/// stays a function of its own (inlined here, three of them made one
+/// function too large for the compiler to keep their helpers inlined).
 ///
 /// # Safety
 /// As `seal_long`'s, with the key's proof for its tier.

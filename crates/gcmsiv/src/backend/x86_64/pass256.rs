@@ -26,6 +26,7 @@ use core::arch::x86_64::*;
 /// # Safety
 /// The CPU must support the enabled features (AVX2 and VAES besides the
 /// baseline set).
+#[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 pub(super) unsafe fn ctr32_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
@@ -198,13 +199,16 @@ pub(super) unsafe fn ctr_stitched_wide<const NR: usize, const BE: bool, const PU
 /// The rest of [`ctr_stitched_wide`] from byte `done` of `data` (the
 /// message's start at `counter`): the 256-bit pass over the whole chunks
 /// left, then, with `lengths`, the tail and the length block. Returns the
-/// bytes processed, as there.
+/// bytes processed, as there. Always inlined, into the two stitched passes
+/// that finish with it (this one and `vaes512/`'s), which enable its
+/// features: as a function of its own (it has two callers, so the compiler
+/// kept it one) it cost each long message a call with its arguments in
+/// memory.
 ///
 /// # Safety
-/// The CPU must support the enabled features.
+/// The CPU must support the 256-bit set of features (the caller's).
 #[allow(clippy::too_many_arguments)]
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+#[inline(always)]
 pub(super) unsafe fn ymm_then_tail<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,

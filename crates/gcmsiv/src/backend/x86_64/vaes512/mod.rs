@@ -68,10 +68,8 @@ impl Tier for Vaes512 {
         counter: &Block,
         data: &mut [u8],
     ) -> usize {
-        // SAFETY (both): the trait's contract.
-        let done = unsafe { ctr32_zmm::<_, BE, PUBLIC>(key, counter, data) };
-        let next = counter_after::<BE>(counter, done);
-        done + unsafe { ctr32_ymm::<_, BE, PUBLIC>(key, &next, &mut data[done..]) }
+        // SAFETY: the trait's contract.
+        unsafe { ctr32_chunks::<_, BE, PUBLIC>(key, counter, data) }
     }
 
     #[inline(always)]
@@ -220,4 +218,23 @@ unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
     }
     // SAFETY: same features.
     unsafe { ymm_then_tail::<_, BE, PUBLIC>(key, counter, data, done, state, powers, mode, lengths) }
+}
+
+/// CTR over the whole chunks of `data`: the 256-byte ones four blocks per
+/// instruction, then a 128-byte one left two blocks per instruction. One
+/// function with the 256-bit features, so that the 256-bit loop is inlined
+/// here and a message's CTR costs one call.
+///
+/// # Safety
+/// The CPU must support the enabled features and AVX-512 F, BW and VL.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+unsafe fn ctr32_chunks<const NR: usize, const BE: bool, const PUBLIC: bool>(
+    key: &Schedule<NR>,
+    counter: &Block,
+    data: &mut [u8],
+) -> usize {
+    // SAFETY (both): the caller's promise.
+    let done = unsafe { ctr32_zmm::<_, BE, PUBLIC>(key, counter, data) };
+    let next = counter_after::<BE>(counter, done);
+    done + unsafe { ctr32_ymm::<_, BE, PUBLIC>(key, &next, &mut data[done..]) }
 }
