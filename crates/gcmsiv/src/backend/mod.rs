@@ -557,7 +557,9 @@ impl Backend {
     /// Runs `job` on a key schedule of `key` (16 or 32 bytes) on this
     /// backend: how code that picks a backend at run time (the research
     /// variants, the tests) gets a schedule, without matching on proofs.
-    #[cfg_attr(not(any(test, feature = "research")), allow(dead_code))]
+    // Only the research module and the tests call it: a plain allow, so that
+    // nothing here changes with the `research` feature.
+    #[allow(dead_code)]
     pub(crate) fn on_schedule<J: OnSchedule>(self, key: &[u8], job: J) -> Result<J::Output, crate::Error> {
         let bad_length = crate::Error::InvalidKeyLength {
             expected: if key.len() < 16 { 16 } else { 32 },
@@ -602,7 +604,8 @@ impl Backend {
 
 /// Something done with a key schedule of either size on any backend
 /// ([`Backend::on_schedule`]): a generic closure.
-#[cfg_attr(not(any(test, feature = "research")), allow(dead_code))]
+// Used with [`Backend::on_schedule`] only (see there).
+#[allow(dead_code)]
 pub(crate) trait OnSchedule {
     type Output;
     fn run<A: Aes + Send + Sync + 'static>(self, aes: A) -> Self::Output
