@@ -193,35 +193,7 @@ pub(super) unsafe fn ctr_stitched_wide<const NR: usize, const BE: bool, const PU
             + unsafe { ctr_stitched_wide::<_, BE, PUBLIC>(key, &next, rest, state, powers, mode, lengths) };
     }
     // SAFETY: same features.
-    unsafe { ymm_then_tail::<_, BE, PUBLIC>(key, counter, data, 0, state, powers, mode, lengths) }
-}
-
-/// The rest of [`ctr_stitched_wide`] from byte `done` of `data` (the
-/// message's start at `counter`): the 256-bit pass over the whole chunks
-/// left, then, with `lengths`, the tail and the length block. Returns the
-/// bytes processed, as there. Always inlined, into the two stitched passes
-/// that finish with it (this one and `vaes512/`'s), which enable its
-/// features: as a function of its own (it has two callers, so the compiler
-/// kept it one) it cost each long message a call with its arguments in
-/// memory.
-///
-/// # Safety
-/// The CPU must support the 256-bit set of features (the caller's).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-pub(super) unsafe fn ymm_then_tail<const NR: usize, const BE: bool, const PUBLIC: bool>(
-    key: &Schedule<NR>,
-    counter: &Block,
-    data: &mut [u8],
-    mut done: usize,
-    state: &mut __m128i,
-    powers: &Powers,
-    mode: Stitch,
-    lengths: Option<__m128i>,
-) -> usize {
-    let next = counter_after::<BE>(counter, done);
-    // SAFETY: same features.
-    done += unsafe { ctr_stitched_ymm::<_, BE, PUBLIC>(key, &next, &mut data[done..], state, powers, mode) };
+    let mut done = unsafe { ctr_stitched_ymm::<_, BE, PUBLIC>(key, counter, data, state, powers, mode) };
     if let Some(len) = lengths {
         let c = counter_after::<BE>(counter, done);
         // SAFETY: same features; 16 readable bytes in the counter.

@@ -23,7 +23,7 @@ use super::group::{
 use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass128::Stitch;
 use super::pass128::counter_after;
-use super::pass256::{ALIGN_FROM, ctr32_ymm, polyval_chunks_with, stitched_block, ymm_then_tail};
+use super::pass256::{ALIGN_FROM, ctr_stitched_wide, ctr32_ymm, polyval_chunks_with, stitched_block};
 use super::tier::Tier;
 use super::vaes::{Keys512, pairs};
 use crate::backend::{Block, LaneLimits};
@@ -93,8 +93,15 @@ impl Tier for Vaes512 {
         keys: Option<&Keys512<NR>>,
         lengths: Option<__m128i>,
     ) -> usize {
-        // SAFETY: the trait's contract.
-        unsafe { ctr_stitched::<_, BE, PUBLIC>(key, counter, data, state, powers, mode, keys, lengths) }
+        // SAFETY (both): the trait's contract. Below `ZMM_FROM` the 256-bit
+        // pass alone, called from here: through `ctr_stitched` it would be
+        // a second call for every message of 129 bytes to 1 KiB.
+        unsafe {
+            if data.len() < ZMM_FROM {
+                return ctr_stitched_wide::<_, BE, PUBLIC>(key, counter, data, state, powers, mode, lengths);
+            }
+            ctr_stitched::<_, BE, PUBLIC>(key, counter, data, state, powers, mode, keys, lengths)
+        }
     }
 
     #[inline(always)]
@@ -216,8 +223,14 @@ unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
             return done;
         }
     }
+    // The rest through the 256-bit pass, which finishes the message with
+    // `lengths`. (Its own first-block check finds the rest aligned: it was
+    // made so above.)
+    let next = counter_after::<BE>(counter, done);
     // SAFETY: same features.
-    unsafe { ymm_then_tail::<_, BE, PUBLIC>(key, counter, data, done, state, powers, mode, lengths) }
+    done + unsafe {
+        ctr_stitched_wide::<_, BE, PUBLIC>(key, &next, &mut data[done..], state, powers, mode, lengths)
+    }
 }
 
 /// CTR over the whole chunks of `data`: the 256-byte ones four blocks per
