@@ -51,6 +51,7 @@ PLACES = [
         "CLI's stream library",
     ),
     ("crates/gcmsiv-stream/Cargo.toml", r'(?m)^gcmsiv = \{ path = "\.\./gcmsiv", version = "=([^"]+)" \}', "stream library's core"),
+    ("crates/gcmsiv-keyset/Cargo.toml", r'(?m)^gcmsiv = \{ path = "\.\./gcmsiv", version = "=([^"]+)" \}', "keyset library's core"),
 ]
 
 
