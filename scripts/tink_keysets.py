@@ -1,7 +1,7 @@
 """Tink's side of the keyset interop test (scripts/test-keyset-tink.sh runs it).
 
     python tink_keysets.py vectors OUT.json       # keysets and ciphertexts made by Tink
-    python tink_keysets.py interop TOOL           # both ways, with TOOL (our example binary)
+    python tink_keysets.py interop TOOL [--verbose]   # both ways, with TOOL (our example binary)
 
 `interop` runs in three rounds:
  1. Tink makes keysets (every AES-GCM-SIV and AES-GCM template, with TINK, LEGACY,
@@ -158,7 +158,7 @@ def check_answers(answers, passed, failures):
                 for ct in case["ciphertexts"]:
                     if primitive.decrypt(unb64(ct["ct"]), unb64(ct["ad"])) != unb64(ct["pt"]):
                         raise AssertionError("wrong plaintext")
-                passed.append(f"{label}: Tink read it and opened our {len(case['ciphertexts'])} ciphertexts")
+                passed.append(("our keysets read by Tink, our ciphertexts opened by Tink", label, len(case["ciphertexts"])))
                 round3.append({
                     "name": f"{label}, Tink's ciphertexts",
                     "format": written["format"],
@@ -172,23 +172,27 @@ def check_answers(answers, passed, failures):
     return round3
 
 
-def interop(tool):
+def interop(tool, verbose):
     passed, failures = [], []
     job = round1()
     answers = run_tool(tool, job)
     for case in answers["cases"]:
-        if not case.get("errors"):
-            passed.append(f"{case['name']}: read by us, {case['opened']} Tink ciphertexts opened")
+        if case["name"].startswith("tink ") and not case.get("errors"):
+            passed.append(("Tink's keysets read by us, Tink's ciphertexts opened by us", case["name"], case["opened"]))
     round3 = check_answers(answers, passed, failures)
     answers = run_tool(tool, {"kek": KEK_BYTES.hex(), "cases": round3, "generate": False})
     for case in answers["cases"]:
         for result in case.get("errors", []):
             failures.append(f"{case['name']}: tool: {result}")
         if not case.get("errors"):
-            passed.append(f"{case['name']}: {case['opened']} opened by us")
+            passed.append(("Tink's ciphertexts under our keysets (as Tink read them) opened by us", case["name"], case["opened"]))
     print(f"Tink {importlib.metadata.version('tink')} (Python {sys.version.split()[0]})")
-    for line in passed:
-        print("ok  ", line)
+    for category in dict.fromkeys(c for c, _, _ in passed):
+        cases = [(name, n) for c, name, n in passed if c == category]
+        print(f"ok   {category}: {len(cases)} keysets, {sum(n for _, n in cases)} ciphertexts")
+        if verbose:
+            for name, n in cases:
+                print(f"       {name} ({n})")
     for line in failures:
         print("FAIL", line)
     print(f"keysets: {len(passed)} passed, {len(failures)} failed")
@@ -215,4 +219,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "vectors":
         vectors(sys.argv[2])
     else:
-        sys.exit(interop(sys.argv[2]))
+        sys.exit(interop(sys.argv[2], "--verbose" in sys.argv[3:]))
