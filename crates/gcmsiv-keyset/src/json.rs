@@ -110,6 +110,8 @@ struct KeysetIn {
     primary_key_id: Option<Uint32>,
     #[serde(default)]
     key: Vec<KeyIn>,
+    #[serde(default, alias = "encrypted_keyset")]
+    encrypted_keyset: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -152,6 +154,9 @@ fn malformed(e: serde_json::Error) -> Error {
 /// A JSON cleartext keyset to its protobuf message.
 pub(crate) fn keyset_from_json(text: &[u8]) -> Result<proto::Keyset, Error> {
     let parsed: KeysetIn = serde_json::from_slice(text).map_err(malformed)?;
+    if parsed.encrypted_keyset.is_some() {
+        return Err(Error::Malformed("it is an encrypted keyset, not a cleartext one".to_string()));
+    }
     let mut keyset =
         proto::Keyset { primary_key_id: uint(&parsed.primary_key_id, "primaryKeyId")?, key: vec![] };
     for key in &parsed.key {

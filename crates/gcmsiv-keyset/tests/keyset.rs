@@ -178,7 +178,8 @@ fn encrypted_round_trips() {
         Keyset::from_encrypted_json(&keyset.to_cleartext_json(), &kek),
         Err(Error::Malformed(_))
     ));
-    assert!(Keyset::from_cleartext_json(&json).is_err());
+    let err = Keyset::from_cleartext_json(&json).unwrap_err();
+    assert!(err.to_string().contains("encrypted keyset"), "{err}");
 }
 
 #[test]
