@@ -26,8 +26,12 @@ if ! "$VENV/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.vers
     "$VENV/bin/pip" install --quiet --disable-pip-version-check "tink==$TINK_VERSION"
 fi
 
-step "our side: the tink_interop example (release build)"
+step "our side: the tink_interop example and the tool (release builds)"
 cargo build --release --quiet -p gcmsiv-keyset --example tink_interop
+cargo build --release --quiet -p gcmsiv-cli
 
-step "keysets and ciphertexts both ways"
+step "keysets and ciphertexts both ways: the library"
 "$VENV/bin/python" scripts/tink_keysets.py interop target/release/examples/tink_interop
+
+step "keysets and ciphertexts both ways: gcmsiv keyset, keysets encrypted under a key file"
+"$VENV/bin/python" scripts/tink_keysets.py tool target/release/gcmsiv

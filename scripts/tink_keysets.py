@@ -2,6 +2,7 @@
 
     python tink_keysets.py vectors OUT.json       # keysets and ciphertexts made by Tink
     python tink_keysets.py interop TOOL [--verbose]   # both ways, with TOOL (our example binary)
+    python tink_keysets.py tool GCMSIV            # the same keyset files through `gcmsiv keyset`
 
 `interop` runs in three rounds:
  1. Tink makes keysets (every AES-GCM-SIV and AES-GCM template, with TINK, LEGACY,
@@ -21,6 +22,8 @@ core crate's `Aes256GcmSiv` with the same bytes).
 """
 
 import base64
+import hashlib
+import hmac
 import importlib.metadata
 import json
 import os
@@ -30,7 +33,7 @@ import tempfile
 
 import tink
 from tink import aead, secret_key_access
-from tink.proto import aes_gcm_pb2, aes_gcm_siv_pb2, tink_pb2
+from tink.proto import aes_gcm_siv_pb2, tink_pb2
 
 aead.register()
 TOKEN = secret_key_access.TOKEN
@@ -55,9 +58,9 @@ def template(algorithm, prefix):
     return tink_pb2.KeyTemplate(type_url=base.type_url, value=base.value, output_prefix_type=PREFIXES[prefix])
 
 
-def kek():
-    """The key-encryption AEAD: a RAW AES-256-GCM-SIV key of KEK_BYTES."""
-    key = aes_gcm_siv_pb2.AesGcmSivKey(version=0, key_value=KEK_BYTES)
+def kek_of(key_bytes):
+    """A key-encryption AEAD: a RAW AES-256-GCM-SIV key of these 32 bytes."""
+    key = aes_gcm_siv_pb2.AesGcmSivKey(version=0, key_value=key_bytes)
     keyset = tink_pb2.Keyset(primary_key_id=1)
     entry = keyset.key.add()
     entry.key_data.type_url = SIV_URL
@@ -70,7 +73,7 @@ def kek():
     return handle.primitive(aead.Aead)
 
 
-KEK = kek()
+KEK = kek_of(KEK_BYTES)
 
 
 def serialize(handle, fmt, encrypted):
@@ -81,6 +84,12 @@ def serialize(handle, fmt, encrypted):
     if encrypted:
         return tink.proto_keyset_format.serialize_encrypted(handle, KEK, b"")
     return tink.proto_keyset_format.serialize(handle, TOKEN)
+
+
+def parse_with(data, fmt, kek):
+    if fmt == "json":
+        return tink.json_proto_keyset_format.parse_encrypted(data.decode(), kek, b"")
+    return tink.proto_keyset_format.parse_encrypted(data, kek, b"")
 
 
 def parse(data, fmt, encrypted):
@@ -215,8 +224,87 @@ def vectors(path):
         f.write("\n")
 
 
+def key_file_kek(key_file):
+    """The key-encryption AEAD of `gcmsiv keyset --master-key FILE`, as Tink sees it:
+    an AES256_GCM_SIV_RAW key of HKDF-SHA-256(no salt, the file's secret, info)."""
+    line = next(ln for ln in open(key_file).read().splitlines() if ln.startswith("gcmsiv-key-v1:"))
+    secret = bytes.fromhex(line.split(":", 1)[1])
+    prk = hmac.new(bytes(32), secret, hashlib.sha256).digest()
+    okm = hmac.new(prk, b"gcmsiv keyset encryption key" + b"\x01", hashlib.sha256).digest()
+    return kek_of(okm)
+
+
+def tool(gcmsiv):
+    gcmsiv = os.path.abspath(gcmsiv)
+    """`gcmsiv keyset` and Tink on the same keyset files, encrypted under a key file."""
+    passed, failures = [], []
+
+    def run(*args, data=None):
+        out = subprocess.run([gcmsiv, *args], input=data, capture_output=True, cwd=tmp)
+        if out.returncode != 0:
+            raise AssertionError(f"gcmsiv {' '.join(args)}: {out.stderr.decode().strip()}")
+        return out.stdout
+
+    def check(label, fn):
+        try:
+            fn()
+            passed.append(label)
+        except Exception as e:  # noqa: BLE001 -- every failure is reported
+            failures.append(f"{label}: {type(e).__name__}: {e}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        run("keygen", "-o", "m.key")
+        master = key_file_kek(os.path.join(tmp, "m.key"))
+        mk = ["--master-key", "m.key"]
+        for fmt in ["json", "binary"]:
+            name = f"ks.{fmt}"
+
+            def ours_read_by_tink():
+                run("keyset", "new", *mk, "--format", fmt, "--template", "AES128_GCM_SIV", "-o", name)
+                run("keyset", "add", *mk, name, "--template", "AES256_GCM", "--prefix", "crunchy", "--promote")
+                run("keyset", "add", *mk, name, "--prefix", "raw")
+                ct = run("keyset", "encrypt", *mk, name, "--associated-data", "ad", data=b"from the tool")
+                with open(os.path.join(tmp, name), "rb") as f:
+                    handle = parse_with(f.read(), fmt, master)
+                primitive = handle.primitive(aead.Aead)
+                assert primitive.decrypt(ct, b"ad") == b"from the tool"
+                back = run("keyset", "decrypt", *mk, name, "--associated-data", "ad",
+                           data=primitive.encrypt(b"from Tink", b"ad"))
+                assert back == b"from Tink"
+
+            check(f"tool keyset ({fmt}, encrypted under the key file) used by Tink, and back", ours_read_by_tink)
+
+            def tinks_used_by_tool():
+                handle = tink.new_keyset_handle(template("AES256_GCM_SIV", "TINK"))
+                tname = f"tink.{fmt}"
+                with open(os.path.join(tmp, tname), "wb") as f:
+                    if fmt == "json":
+                        f.write(tink.json_proto_keyset_format.serialize_encrypted(handle, master, b"").encode())
+                    else:
+                        f.write(tink.proto_keyset_format.serialize_encrypted(handle, master, b""))
+                old = handle.primitive(aead.Aead).encrypt(b"old", b"")
+                assert run("keyset", "decrypt", *mk, tname, data=old) == b"old"
+                new_id = int(run("keyset", "add", *mk, tname, "--template", "AES128_GCM", "--promote"))
+                new = run("keyset", "encrypt", *mk, tname, data=b"new")
+                assert new[1:5] == new_id.to_bytes(4, "big")
+                with open(os.path.join(tmp, tname), "rb") as f:
+                    primitive = parse_with(f.read(), fmt, master).primitive(aead.Aead)
+                assert primitive.decrypt(new, b"") == b"new" and primitive.decrypt(old, b"") == b"old"
+
+            check(f"Tink keyset ({fmt}, encrypted under the key file) rotated by the tool, read back by Tink",
+                  tinks_used_by_tool)
+    for line in passed:
+        print("ok  ", line)
+    for line in failures:
+        print("FAIL", line)
+    print(f"tool: {len(passed)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "vectors":
         vectors(sys.argv[2])
+    elif sys.argv[1] == "tool":
+        sys.exit(tool(sys.argv[2]))
     else:
         sys.exit(interop(sys.argv[2], "--verbose" in sys.argv[3:]))
