@@ -54,18 +54,13 @@ impl Keyset {
     /// A keyset of one new key, its primary.
     pub fn generate(template: Template) -> Result<Self, Error> {
         let mut keyset = Keyset { primary: 0, entries: Vec::new() };
-        let id = keyset.add_unchecked(template)?;
-        keyset.primary = id;
+        keyset.primary = keyset.add(template)?;
         Ok(keyset)
     }
 
     /// Adds a new enabled key (not primary) and returns its id: a random id
     /// below 2^31 (Java's Tink reads ids as signed ints), unused in the keyset.
     pub fn add(&mut self, template: Template) -> Result<u32, Error> {
-        self.add_unchecked(template)
-    }
-
-    fn add_unchecked(&mut self, template: Template) -> Result<u32, Error> {
         let material = Material::generate(template.algorithm)?;
         let id = loop {
             let mut bytes = [0u8; 4];

@@ -23,7 +23,7 @@ fn template() -> impl Strategy<Value = Template> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn round_trip(templates in proptest::collection::vec(template(), 1..5),
