@@ -36,7 +36,8 @@ fn mixed() -> &'static Keyset {
 
 fn check(keyset: &Keyset) {
     for format in [Format::Json, Format::Binary] {
-        let again = Keyset::from_cleartext(&keyset.to_cleartext(format), format).expect("written back, read back");
+        let again =
+            Keyset::from_cleartext(&keyset.to_cleartext(format), format).expect("written back, read back");
         assert_eq!(again.keys(), keyset.keys());
         assert_eq!(again.primary_key_id(), keyset.primary_key_id());
     }
