@@ -87,9 +87,10 @@ fuzz_target!(|data: &[u8]| {
             Ok(list) => check_identities(list),
             Err(why) => {
                 // The reason names the line and never quotes it.
-                let secret_lines = text.lines().map(str::trim).filter(|l| {
-                    l.len() > 20 && l.as_bytes()[..18].eq_ignore_ascii_case(b"gcmsiv-secret-key-")
-                });
+                let secret_lines = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| l.len() > 20 && l.as_bytes()[..18].eq_ignore_ascii_case(b"gcmsiv-secret-key-"));
                 for line in secret_lines {
                     assert!(!why.contains(line), "an identity error quoted its input");
                 }
