@@ -5,6 +5,7 @@ import gcmsiv from './index.js';
 export const { AesGcmSiv, AesGcm, GcmsivError, backends } = gcmsiv;
 export const {
   createEncryptStream, createDecryptStream, openEncryptedFile, encryptFile, decryptFile, parseKeyFile,
+  generateIdentity, identityRecipient,
   EncryptStream, DecryptStream, EncryptedFile,
 } = gcmsiv;
 export default gcmsiv;

@@ -9,10 +9,13 @@
 
 #![deny(unsafe_code)]
 
+// column_io (a column's layout, the modes, the checks of its values) sits
+// below column (the batch work on it), which sits below arrow (the Python
+// entry points): none uses one above it.
 mod arrow;
 mod buffer;
-mod column;
 mod column_io;
+mod column;
 mod kdf;
 mod pyca;
 mod ops;

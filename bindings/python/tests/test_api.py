@@ -17,7 +17,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def test_exports() -> None:
     exported = {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits", "backends"}
-    exported |= {"GcmsivFile", "open"}
+    exported |= {"GcmsivFile", "generate_identity", "identity_recipient", "open"}
     assert set(gcmsiv.__all__) == exported
     assert re.fullmatch(r"\d+\.\d+\.\d+", gcmsiv.__version__)
     listed = gcmsiv.backends()

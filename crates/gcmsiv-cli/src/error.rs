@@ -68,12 +68,14 @@ impl fmt::Display for Failure {
             Failure::Data(DecodeError::NeedsIdentity) => {
                 f.write_str("this file was encrypted to recipients: decrypt it with -i/--identity")
             }
-            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: true }) => {
-                f.write_str("this file was encrypted with a passphrase: decrypt it with -p/--passphrase")
-            }
-            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: false }) => {
-                f.write_str("this file was encrypted with a key file: decrypt it with -k/--key-file")
-            }
+            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: true }) => f.write_str(
+                "this file was encrypted with a passphrase, not to recipients: \
+                 decrypt it with -p/--passphrase, not -i",
+            ),
+            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: false }) => f.write_str(
+                "this file was encrypted with a key file, not to recipients: \
+                 decrypt it with -k/--key-file, not -i",
+            ),
             Failure::Data(err) => err.fmt(f),
             Failure::Usage(message) | Failure::Armor(message) | Failure::Rejected(message) => {
                 f.write_str(message)

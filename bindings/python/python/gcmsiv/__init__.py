@@ -11,6 +11,6 @@ from gcmsiv._gcmsiv import AESGCM, AESGCMSIV, InvalidTag, __version__, backend, 
 __all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits", "backends"]
 
 # Encrypted files in the gcmsiv format (docs/FORMAT.md), in the manner of gzip.open.
-from gcmsiv._stream import GcmsivFile, open  # noqa: E402
+from gcmsiv._stream import GcmsivFile, generate_identity, identity_recipient, open  # noqa: E402
 
-__all__ += ["GcmsivFile", "open"]
+__all__ += ["GcmsivFile", "generate_identity", "identity_recipient", "open"]
