@@ -227,7 +227,9 @@ fn list(file: &KeysetFile) -> Result<(), Failure> {
 fn seal_or_open(message: &KeysetMessage, encrypt: bool) -> Result<(), Failure> {
     let input_path = message.input.as_deref().filter(|p| *p != Path::new("-"));
     let hint = "use -o FILE or redirect standard output";
-    let destination = Destination::plan(message.output.as_deref(), message.force, hint, None)?;
+    // The keyset is the file `--force` must never replace with the output.
+    let destination =
+        Destination::plan(message.output.as_deref(), message.force, hint, Some(&message.keyset))?;
     let kek = kek(&message.access)?;
     let (keyset, _) = read(&message.keyset, kek.as_ref())?;
     let input = read_input(input_path)?;

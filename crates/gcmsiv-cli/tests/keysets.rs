@@ -102,6 +102,8 @@ fn rotation_under_a_master_key() {
     let out = keyset(&dir, mk, &["decrypt", "ks.json", "old.bin", "--associated-data", "ctx", "-o", "-"]);
     assert_fails(&out, 1, &format!("names key {first}, which this keyset does not hold"));
     assert_fails(&keyset(&dir, mk, &["promote", "ks.json", "12345"]), 2, "no key 12345");
+    let out = keyset(&dir, mk, &["encrypt", "ks.json", "msg", "-o", "ks.json", "--force"]);
+    assert_fails(&out, 2, "refusing to replace it");
     assert_eq!(listed(&dir, mk, "ks.json").len(), 1);
 }
 
