@@ -167,6 +167,12 @@ def check_answers(answers, passed, failures):
                 for ct in case["ciphertexts"]:
                     if primitive.decrypt(unb64(ct["ct"]), unb64(ct["ad"])) != unb64(ct["pt"]):
                         raise AssertionError("wrong plaintext")
+                for ct in case.get("refused", []):  # made by keys disabled or destroyed since
+                    try:
+                        primitive.decrypt(unb64(ct["ct"]), unb64(ct["ad"]))
+                    except tink.TinkError:
+                        continue
+                    raise AssertionError("Tink opened a ciphertext of a disabled or destroyed key")
                 passed.append(("our keysets read by Tink, our ciphertexts opened by Tink", label, len(case["ciphertexts"])))
                 round3.append({
                     "name": f"{label}, Tink's ciphertexts",

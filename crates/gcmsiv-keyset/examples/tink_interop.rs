@@ -118,13 +118,39 @@ fn ours(kek: &Aes256GcmSiv) -> Vec<Value> {
         }
     }
     let disabled = rotated.add(Template::AES128_GCM_SIV).expect("a key");
-    rotated.disable(disabled).expect("disabling");
     let destroyed = rotated.add(Template::AES128_GCM).expect("a key");
+    // Ciphertexts of the two keys while they could still encrypt: after the
+    // rotation, neither side may open them.
+    let refused: Vec<Value> = [disabled, destroyed]
+        .iter()
+        .flat_map(|id| {
+            let mut one = rotated.clone();
+            one.set_primary(*id).expect("an enabled key");
+            seal_with_every_key(&only(&one, *id), &messages()[1..2])
+        })
+        .collect();
+    rotated.disable(disabled).expect("disabling");
     rotated.destroy(destroyed).expect("destroying");
+    for ct in &refused {
+        let err = rotated.decrypt(&b64(&ct["ct"]), &b64(&ct["ad"])).expect_err("a disabled or destroyed key");
+        assert!(matches!(err, gcmsiv_keyset::Error::KeyNotEnabled { .. }), "{err}");
+    }
     let last = rotated.keys().iter().rev().find(|k| k.status == KeyStatus::Enabled).map(|k| k.key_id);
     rotated.set_primary(last.expect("an enabled key")).expect("promoting");
-    out.push(answer("ours rotated (16 keys, one disabled, one destroyed)", &rotated, kek, &messages()));
+    let mut answer =
+        answer("ours rotated (16 keys, one disabled, one destroyed)", &rotated, kek, &messages());
+    answer["refused"] = json!(refused);
+    out.push(answer);
     out
+}
+
+/// The keyset with only this key enabled (it being the primary).
+fn only(keyset: &Keyset, key_id: u32) -> Keyset {
+    let mut one = keyset.clone();
+    for key in keyset.keys().iter().filter(|k| k.key_id != key_id && k.status == KeyStatus::Enabled) {
+        one.disable(key.key_id).expect("disabling a key that is not primary");
+    }
+    one
 }
 
 fn main() {
