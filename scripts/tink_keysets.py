@@ -12,7 +12,9 @@
     the keysets it read and with keysets it makes itself (every template and prefix,
     and one rotated keyset with disabled and destroyed keys), and writes its keysets
     in both formats, in the clear and encrypted.
- 3. Tink reads every keyset TOOL wrote and decrypts every ciphertext TOOL made, then
+ 3. Tink reads every keyset TOOL wrote and decrypts every ciphertext TOOL made (and
+    refuses those of the rotated keyset's keys made before they were disabled or
+    destroyed), then
     encrypts new messages with TOOL's keysets, which TOOL decrypts (round 2 again,
     on the answers).
 
