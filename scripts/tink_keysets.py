@@ -14,9 +14,8 @@
     in both formats, in the clear and encrypted.
  3. Tink reads every keyset TOOL wrote and decrypts every ciphertext TOOL made (and
     refuses those of the rotated keyset's keys made before they were disabled or
-    destroyed), then
-    encrypts new messages with TOOL's keysets, which TOOL decrypts (round 2 again,
-    on the answers).
+    destroyed), then encrypts new messages with TOOL's keysets, which TOOL decrypts
+    (round 2 again, on the answers).
 
 Encrypted keysets use Tink's default (empty associated data) under a key-encryption
 AEAD that both sides have: an AES256_GCM_SIV_RAW key of 32 known bytes (ours: the
