@@ -17,6 +17,7 @@ mod buffer;
 mod column_io;
 mod column;
 mod kdf;
+mod keyset;
 mod pyca;
 mod ops;
 mod random_nonce;
@@ -291,6 +292,7 @@ fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(backend_bits, m)?)?;
     m.add_function(wrap_pyfunction!(backends, m)?)?;
+    m.add_class::<keyset::PyKeyset>()?;
     stream::register(m)?;
     m.add_function(wrap_pyfunction!(arrow::_arrow_seal, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::_arrow_open, m)?)?;

@@ -16,7 +16,16 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_exports() -> None:
-    exported = {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits", "backends"}
+    exported = {
+        "AESGCM",
+        "AESGCMSIV",
+        "InvalidTag",
+        "Keyset",
+        "__version__",
+        "backend",
+        "backend_bits",
+        "backends",
+    }
     exported |= {"GcmsivFile", "generate_identity", "identity_recipient", "open"}
     assert set(gcmsiv.__all__) == exported
     assert re.fullmatch(r"\d+\.\d+\.\d+", gcmsiv.__version__)
