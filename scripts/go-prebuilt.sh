@@ -7,9 +7,9 @@
 #
 # bindings/go/prebuilt/ holds the C ABI's static library for each platform,
 # in a folder named as Go names it (linux_amd64, linux_arm64; cgo.go picks one
-# by GOARCH), each one object, only what the C entry points reach, no debug sections, a
-# deterministic archive: about 3 MB, under 1 MB compressed in git), a copy of its header, and
-# INPUTS: a SHA-256 over everything the library is built from (the sources
+# by GOARCH), each one object (only what the C entry points reach, no debug
+# sections, a deterministic archive: about 3 MB, under 1 MB compressed in git),
+# a copy of their header, and INPUTS: a SHA-256 over everything the library is built from (the sources
 # and manifests of crates/gcmsiv, crates/gcmsiv-glue, crates/gcmsiv-stream (the
 # file format's calls) and crates/gcmsiv-c, the
 # header, the workspace's release profile, the resolved versions of every
