@@ -9,10 +9,15 @@
   top layer, listed last, and nothing else uses it; its family files
   (research/siv.rs, research/derive_key.rs, research/bounds.rs) stand side by
   side over the crate's layers and never use one another;
-- the files of crates/gcmsiv/src/backend/x86_64/ (their order in that
-  folder's mod.rs): a file may use only those listed before it (`super::x`),
-  and may call no method of `Schedule` or `Polyval` defined in a file after it.
-
+- the modules of crates/gcmsiv/src/backend/x86_64/ (their order in that
+  folder's mod.rs; a module is a file, or a folder whose files are read as
+  one): a module may use only those listed before it (`super::x`), and may
+  call no method of `Schedule` or `Polyval` defined in a module after it;
+- the x86-64 tiers (the folders `ni/`, `vaes256/`, `vaes512/`) never use one
+  another: what two tiers share sits below them; and no type of the
+  backend has inherent methods (`impl Type {`) in more than two modules;
+- nothing in crates/gcmsiv/src/ outside research/ (and lib.rs, which declares
+  it) changes with the `research` feature;
 - the C ABI (crates/gcmsiv-c/src/): pointers from C become slices,
   references and handles, and are written through, in ffi.rs only.
 
@@ -75,15 +80,49 @@ def check_research(errors, order):
                 errors.append(f"research/{path.name} uses research/{used}.rs: the family files stand side by side")
 
 
+TIERS = ("ni", "vaes256", "vaes512")
+
+
+def module_code(folder, name):
+    """A module's code: its file, or every file of its folder (where a
+    module's own `super::` is the backend's, and a nested file's
+    `super::super::` is)."""
+    if (folder / f"{name}.rs").exists():
+        return code_of(folder / f"{name}.rs")
+    parts = []
+    for path in sorted((folder / name).rglob("*.rs")):
+        text = code_of(path)
+        depth = len(path.relative_to(folder / name).parts) - (1 if path.name == "mod.rs" else 0)
+        # Read every file as if it sat at the folder's mod.rs.
+        text = text.replace("super::" * (depth + 1), "super::") if depth else text
+        parts.append(text)
+    return "\n".join(parts)
+
+
 def check_backend(errors):
     folder = SRC / "backend/x86_64"
     order = module_order(folder / "mod.rs")
     rank = {name: i for i, name in enumerate(order)}
-    code = {name: code_of(folder / f"{name}.rs") for name in order}
+    code = {name: module_code(folder, name) for name in order}
+    for tier in TIERS:
+        if tier not in rank or not (folder / tier).is_dir():
+            errors.append(f"x86_64/{tier}/: a tier the layering expects is missing")
     for name, text in code.items():
         for used in set(re.findall(r"\bsuper::(\w+)", text)):
             if used in rank and rank[used] >= rank[name]:
-                errors.append(f"x86_64/{name}.rs uses {used}.rs, which is not below it")
+                errors.append(f"x86_64/{name} uses {used}, which is not below it")
+            if name in TIERS and used in TIERS and used != name:
+                errors.append(f"x86_64/{name}/ uses x86_64/{used}/: the tiers never use one another")
+        for other in TIERS:
+            if other != name and name in TIERS and re.search(rf"\bx86_64::{other}\b", text):
+                errors.append(f"x86_64/{name}/ uses x86_64/{other}/: the tiers never use one another")
+    homes = {}
+    for name, text in code.items():
+        for ty in re.findall(r"^impl(?:<[^>]*>)? (\w+)(?:<[^>]*>)? \{", text, re.M):
+            homes.setdefault(ty, set()).add(name)
+    for ty, names in sorted(homes.items()):
+        if len(names) > 2:
+            errors.append(f"x86_64: {ty} has inherent methods in {len(names)} modules ({', '.join(sorted(names))})")
     defined = {}
     for name, text in code.items():
         for block in re.finditer(r"^impl(?:<[^>]*>)? (?:Schedule<\w+>|Polyval) \{(.*?)^\}", text, re.M | re.S):
@@ -106,6 +145,18 @@ POINTER_CONVERSIONS = re.compile(
 )
 
 
+def check_research_room(errors):
+    """Nothing below the research module changes with the `research` feature:
+    only lib.rs names it, to declare the module."""
+    for path in sorted(SRC.rglob("*.rs")):
+        rel = path.relative_to(SRC)
+        if rel.parts[0] == "research" or rel == pathlib.Path("lib.rs"):
+            continue
+        for number, line in enumerate(code_of(path).splitlines(), 1):
+            if 'feature = "research"' in line:
+                errors.append(f"crates/gcmsiv/src/{rel}:{number}: changes with the research feature")
+
+
 def check_c_abi(errors):
     """The C ABI's pointers become slices, references and handles in ffi.rs
     only: every other file calls its helpers."""
@@ -125,6 +176,7 @@ def check_c_abi(errors):
 def main():
     errors = []
     check_c_abi(errors)
+    check_research_room(errors)
     crate = check_crate(errors, SRC)
     stream = check_crate(errors, STREAM_SRC)
     check_research(errors, crate)
@@ -136,7 +188,9 @@ def main():
     print(f"crate layers: {' < '.join(crate)}")
     print(f"stream crate layers: {' < '.join(stream)}")
     print(f"x86-64 layers: {' < '.join(backend)}")
-    print("no module or file uses one above it; the C ABI converts pointers in ffi.rs only")
+    print(f"x86-64 tiers, side by side: {', '.join(TIERS)}")
+    print("no module or file uses one above it; nothing below research/ changes with its feature; "
+          "the C ABI converts pointers in ffi.rs only")
 
 
 main()

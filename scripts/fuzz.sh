@@ -12,7 +12,9 @@
 #   AES-GCM-SIV and AES-GCM on every backend against RustCrypto and aws-lc-rs; c_abi, the
 #   C ABI with arbitrary lengths, NULLs and overlapping buffers; stream_decrypt, the file
 #   format's readers (every in-order reader, random access) on arbitrary files, which
-#   must agree and release only authenticated bytes. aead_differential runs
+#   must agree and release only authenticated bytes; recipients, the recipient and
+#   identity parsers; keyset, Tink keysets read in every format and ciphertexts opened
+#   by a keyset of every prefix type. aead_differential runs
 #   once more for each register width below the host's widest (--cfg gcmsiv_max_width).
 # - bindings/go: Go's native fuzzer on FuzzOpen (the Go binding's decrypt path).
 # - bindings/python/fuzz/fuzz_decrypt.py: atheris on the Python package's decrypt paths,
@@ -143,7 +145,7 @@ for variant in "${variants[@]}"; do
     build_rust "$variant"
     printf 'fuzz: build took %s s\n' "$((SECONDS - start))"
     targets=(aead_differential)
-    [ "$variant" = default ] && targets+=(c_abi stream_decrypt recipients)
+    [ "$variant" = default ] && targets+=(c_abi stream_decrypt recipients keyset)
     for target in "${targets[@]}"; do
         mkdir -p "fuzz/artifacts/$target"
         step "fuzz: $target ($variant width), $secs s"

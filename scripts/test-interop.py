@@ -4,14 +4,17 @@
 order and by random access, byte for byte; damaged files fail the same way in
 each, releasing the same authenticated prefix.
 
-Each language has an entry point with one contract (arguments; the key as 64
-hex digits):
+Each language has an entry point with one contract (arguments; the secret as
+a key of 64 hex digits, or recipients=PATH to write to a recipients file's
+recipients and identities=PATH to read with an identity file's identities):
     encrypt KEYHEX CHUNK_SIZE aes128|aes256 IN OUT
     decrypt KEYHEX IN OUT      (OUT gets exactly what the reader released)
     range KEYHEX IN OFFSET LENGTH OUT
 exiting 0, or 1 with a line on stderr starting "authentication:" or "format:".
-The tool takes a key file and its own options, and reads ranges with
-`decrypt --offset/--length`.
+The tool takes a key file (or -R and -i) and its own options, and reads
+ranges with `decrypt --offset/--length`. Files to recipients (format version
+2, X25519 and hybrid) go the same rounds with the committed identities of
+vectors/format.
 
     scripts/test-interop.py --python VENV_PYTHON
 
@@ -65,23 +68,30 @@ class Tool:
         help_text = subprocess.run([self.exe, "decrypt", "--help"], capture_output=True, text=True).stdout
         self.ranges = "--offset" in help_text
 
+    def secret(self, arg):
+        if arg.startswith("recipients="):
+            return ["-R", arg[len("recipients="):]]
+        if arg.startswith("identities="):
+            return ["-i", arg[len("identities="):]]
+        return ["-k", str(self.keyfile)]
+
     def run(self, args):
         op = args[0]
         if op == "encrypt":
-            _, _, chunk, alg, src, dst = args
+            _, secret, chunk, alg, src, dst = args
             exp = int(chunk).bit_length() - 1
-            cmd = [self.exe, "encrypt", "-q", "-f", "-k", str(self.keyfile), "--chunk-size-exp", str(exp),
+            cmd = [self.exe, "encrypt", "-q", "-f", *self.secret(secret), "--chunk-size-exp", str(exp),
                    "--algorithm", alg, "-o", dst, src]
             return subprocess.run(cmd, capture_output=True, text=True)
         if op == "decrypt":
-            _, _, src, dst = args
+            _, secret, src, dst = args
             with open(dst, "wb") as out:
-                r = subprocess.run([self.exe, "decrypt", "-q", "-k", str(self.keyfile), src],
+                r = subprocess.run([self.exe, "decrypt", "-q", *self.secret(secret), src],
                                    stdout=out, stderr=subprocess.PIPE, text=True)
             return r
-        _, _, src, offset, length, dst = args
+        _, secret, src, offset, length, dst = args
         with open(dst, "wb") as out:
-            return subprocess.run([self.exe, "decrypt", "-q", "-k", str(self.keyfile), "--offset", offset,
+            return subprocess.run([self.exe, "decrypt", "-q", *self.secret(secret), "--offset", offset,
                                    "--length", length, src], stdout=out, stderr=subprocess.PIPE, text=True)
 
 
@@ -132,12 +142,26 @@ def main():
 
     jobs = []
     files = {}
-    # 1. Every writer writes every case.
+    # Files to recipients: the committed identities of the format's vectors,
+    # X25519 (alice) and hybrid (bob); carol's identity opens neither.
+    vec = ROOT / "vectors/format"
+    to_recipients = {
+        "many": (f"recipients={vec / 'alice.recipient'}", f"identities={vec / 'alice.id'}"),
+        "large": (f"recipients={vec / 'bob.pq.recipient'}", f"identities={vec / 'bob.pq.id'}"),
+    }
+    v2_names = {f"{name}-v2": name for name in to_recipients}
+    for v2, name in v2_names.items():
+        plain[v2] = plain[name]
+    secret_of = {name: (KEY, KEY) for name, _, _, _ in cases}
+    secret_of.update({v2: to_recipients[name] for v2, name in v2_names.items()})
+    # 1. Every writer writes every case, and the two files to recipients.
+    v2_cases = [(v2, 0, chunk, alg) for v2, name in v2_names.items() for n, _, chunk, alg in cases if n == name]
     for writer in writers:
-        for name, _, chunk, alg in cases:
+        for name, _, chunk, alg in cases + v2_cases:
             out = work / f"{name}.{writer}.gcmsiv"
             files[(writer, name)] = out
-            jobs.append((f"write {writer} {name}", writer, ["encrypt", KEY, str(chunk), alg, str(plain[name]), str(out)], None))
+            jobs.append((f"write {writer} {name}", writer,
+                         ["encrypt", secret_of[name][0], str(chunk), alg, str(plain[name]), str(out)], None))
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for (desc, lang, argv, _), result in zip(jobs, pool.map(lambda j: run(j[1], j[2]), jobs)):
             check(desc, result)
@@ -151,9 +175,16 @@ def main():
         length = plain[name].stat().st_size
         for reader in readers:
             out = work / f"{name}.{writer}.{reader}.out"
-            jobs.append((f"read {reader} {name} written by {writer}", reader, ["decrypt", KEY, str(path), str(out)],
-                         (out, plain[name].read_bytes())))
-        if name in ("many", "large", "one-chunk"):
+            jobs.append((f"read {reader} {name} written by {writer}", reader,
+                         ["decrypt", secret_of[name][1], str(path), str(out)], (out, plain[name].read_bytes())))
+        if name in v2_names:
+            # Read with an identity the file does not name: nothing, an authentication failure.
+            for reader in readers:
+                out = work / f"{name}.{writer}.{reader}.carol.out"
+                jobs.append((f"wrong {reader} {name} written by {writer}", reader,
+                             ["decrypt", f"identities={vec / 'carol.id'}", str(path), str(out)],
+                             (out, b"", "authentication")))
+        if name in ("many", "large", "one-chunk", *v2_names):
             for reader in range_readers:
                 for k in range(2):
                     offset = rng.randrange(0, length + 10)
@@ -161,7 +192,8 @@ def main():
                     out = work / f"{name}.{writer}.{reader}.range{k}"
                     want = plain[name].read_bytes()[offset:offset + size]
                     jobs.append((f"range {reader} {name} written by {writer} at {offset}+{size}", reader,
-                                 ["range", KEY, str(path), str(offset), str(size), str(out)], (out, want)))
+                                 ["range", secret_of[name][1], str(path), str(offset), str(size), str(out)],
+                                 (out, want)))
     # 3. Damage: a cut in the middle (format) and a flipped byte in a chunk
     # (authentication), of each writer's many-chunk file.
     many = plain["many"].read_bytes()
@@ -191,12 +223,13 @@ def main():
         if got != want:
             failures.append(f"{desc}: {len(got)} bytes out, expected {len(want)} (first difference at "
                             f"{next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))})")
-    runs = len(jobs) + len(writers) * len(cases)
+    runs = len(jobs) + len(writers) * (len(cases) + len(v2_cases))
     if failures:
         print(f"interop: {len(failures)} of {runs} runs failed:", file=sys.stderr)
         print("\n".join(failures[:60]), file=sys.stderr)
         sys.exit(1)
-    print(f"interop: {len(writers)} writers x {len(readers)} readers, {len(cases)} cases, damage and ranges: "
+    print(f"interop: {len(writers)} writers x {len(readers)} readers, {len(cases)} cases and {len(v2_cases)} to "
+          f"recipients (X25519, hybrid; a wrong identity), damage and ranges: "
           f"{runs} runs, every file read back byte for byte" + ("" if tool.ranges else " (the tool reads no ranges yet)"))
 
 

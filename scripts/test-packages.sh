@@ -4,8 +4,8 @@
 # installs each the way its ecosystem does and runs a round trip, a forgery
 # check, and one RFC 8452 vector (read from vectors/rfc8452.json) through it:
 #
-#   cargo    the crates as `cargo package` makes them (gcmsiv, gcmsiv-stream and
-#            gcmsiv-cli, each verified by building),
+#   cargo    the crates as `cargo package` makes them (gcmsiv, gcmsiv-stream,
+#            gcmsiv-keyset and gcmsiv-cli, each verified by building),
 #            a project that depends on the packaged core; `cargo install --path
 #            crates/gcmsiv-cli` and the installed gcmsiv tool
 #   C        `make -C crates/gcmsiv-c install PREFIX=...`, a program built with
@@ -99,9 +99,9 @@ if [ "$arm64" = 1 ]; then
 fi
 
 # ---------------------------------------------------------------------------
-step "cargo: cargo package of gcmsiv, gcmsiv-stream and gcmsiv-cli (each verified by a build)"
-cargo package -q --locked -p gcmsiv -p gcmsiv-stream -p gcmsiv-cli
-for crate in gcmsiv gcmsiv-stream gcmsiv-cli; do
+step "cargo: cargo package of gcmsiv, gcmsiv-stream, gcmsiv-keyset and gcmsiv-cli (each verified by a build)"
+cargo package -q --locked -p gcmsiv -p gcmsiv-stream -p gcmsiv-keyset -p gcmsiv-cli
+for crate in gcmsiv gcmsiv-stream gcmsiv-keyset gcmsiv-cli; do
     cp "target/package/$crate-$version.crate" "$dist/"
     size=$(stat -c %s "$dist/$crate-$version.crate")
     [ "$size" -lt 400000 ] || { echo "$crate-$version.crate is $size bytes: what got in?" >&2; exit 1; }

@@ -4,8 +4,9 @@
 # tests, rustdoc, the crate on AArch64, 32-bit ARM and ppc64le under qemu
 # (scripts/test-cross.sh, with Debian's Rust and its multiarch standard
 # libraries), the C ABI from C, the Go, Node.js, Java and Python bindings'
-# tests, a bounded run of every fuzz target, every package installed from
-# outside the repository, and the constant-time evidence. Needs Rust (rustfmt,
+# tests, Tink keysets both ways with Tink itself, a bounded run of every fuzz
+# target, every package installed from outside the repository, and the
+# constant-time evidence. Needs Rust (rustfmt,
 # clippy; rustup's nightly for the fuzz targets), a C compiler with pkg-config,
 # Go, Node.js with npm, a JDK 17+ with Maven, Python 3 with venv, valgrind, and
 # preferably LLVM's prebuilt libFuzzer (libclang-rt-dev).
@@ -97,6 +98,9 @@ scripts/test-java.sh
 
 step "Python package: fresh virtual environment, wheel, pytest"
 GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/test-python.sh
+
+step "Tink keysets: Tink itself (PyPI) and gcmsiv-keyset read each other's keysets (JSON and binary, clear and encrypted) and open each other's ciphertexts, every key size and prefix type"
+scripts/test-keyset-tink.sh
 
 step "files across languages: each of the tool, C, Go, Node.js, Java and Python reads every other's files, in order and by ranges, and fails alike on damage"
 python3 scripts/test-interop.py --python "$PWD/target/python-venv/bin/python"

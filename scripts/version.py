@@ -50,7 +50,13 @@ PLACES = [
         r'(?m)^gcmsiv-stream = \{ path = "\.\./gcmsiv-stream", version = "=([^"]+)" \}',
         "CLI's stream library",
     ),
+    (
+        "crates/gcmsiv-cli/Cargo.toml",
+        r'(?m)^gcmsiv-keyset = \{ path = "\.\./gcmsiv-keyset", version = "=([^"]+)" \}',
+        "CLI's keyset library",
+    ),
     ("crates/gcmsiv-stream/Cargo.toml", r'(?m)^gcmsiv = \{ path = "\.\./gcmsiv", version = "=([^"]+)" \}', "stream library's core"),
+    ("crates/gcmsiv-keyset/Cargo.toml", r'(?m)^gcmsiv = \{ path = "\.\./gcmsiv", version = "=([^"]+)" \}', "keyset library's core"),
 ]
 
 

@@ -59,6 +59,24 @@ func backendAvailable(b Backend) bool {
 	return C.gcmsiv_backend_available(C.int(b)) == 1
 }
 
+// backendList is the C library's list of backends, numbered from 1.
+func backendList() []Backend {
+	n := int(C.gcmsiv_backend_count())
+	out := make([]Backend, 0, n)
+	for i := 1; i <= n; i++ {
+		out = append(out, Backend(i))
+	}
+	return out
+}
+
+// backendName is the C library's name for a numbered backend ("" if none).
+func backendName(b Backend) string {
+	if b < 1 {
+		return ""
+	}
+	return C.GoString(C.gcmsiv_backend_name(C.int(b)))
+}
+
 // cStrerror is the C library's text for a status (the tests compare it with statusText).
 func cStrerror(code int) string { return C.GoString(C.gcmsiv_strerror(C.int(code))) }
 

@@ -29,3 +29,26 @@ func TestStatusTextMatchesC(t *testing.T) {
 		}
 	}
 }
+
+// The list comes from the C library: every backend it numbers has its name,
+// the constants name the same backends as its header, and the CPU's own
+// (what Auto picks) is among those listed.
+func TestBackendsFromC(t *testing.T) {
+	list := backendList()
+	if len(list) < 4 {
+		t.Fatalf("the C library lists %d backends", len(list))
+	}
+	for _, b := range list {
+		if backendName(b) == "" {
+			t.Errorf("backend %d has no name", int(b))
+		}
+	}
+	for b, want := range map[Backend]string{Portable: "portable", AesNiClmul: "aesni-clmul", AesNiVaes: "aesni-vaes", Armv8AesPmull: "armv8-aes-pmull"} {
+		if b.String() != want {
+			t.Errorf("%d is %q in C, %q here", int(b), b.String(), want)
+		}
+	}
+	if got := Backends(); len(got) == 0 || got[0] != Portable {
+		t.Errorf("Backends() = %v: portable first", got)
+	}
+}

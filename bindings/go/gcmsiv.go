@@ -8,7 +8,7 @@
 // one: a repeated nonce reveals only whether two messages (with their
 // associated data) were identical, where a repeated AES-GCM nonce leaks the
 // XOR of the messages and lets an attacker forge. Usage limits, from RFC 8452
-// section 9: with random 12-byte nonces, 2^48 messages of up to 32 MiB under
+// section 9: with random 12-byte nonces, 2^48 messages of up to 16 MiB under
 // one AES-GCM-SIV key (2^32 for AES-GCM, SP 800-38D); at most 2^36 bytes
 // (64 GiB) per message.
 //
@@ -69,20 +69,18 @@ const (
 	PureGo        Backend = -1
 )
 
+// String is the backend's name as the C library gives it ("portable",
+// "aesni-clmul", ...; the library's list, not one spelled out here), "auto",
+// or "purego". A build without the C library knows no numbered backend's name.
 func (b Backend) String() string {
 	switch b {
 	case Auto:
 		return "auto"
-	case Portable:
-		return "portable"
-	case AesNiClmul:
-		return "aesni-clmul"
-	case AesNiVaes:
-		return "aesni-vaes"
-	case Armv8AesPmull:
-		return "armv8-aes-pmull"
 	case PureGo:
 		return "purego"
+	}
+	if name := backendName(b); name != "" {
+		return name
 	}
 	return fmt.Sprintf("Backend(%d)", int(b))
 }
@@ -91,11 +89,11 @@ func (b Backend) String() string {
 func (b Backend) Available() bool { return backendAvailable(b) }
 
 // Backends lists the backends this build runs on this CPU, slowest first:
-// with the C library, portable, then aesni-clmul and aesni-vaes, or
-// armv8-aes-pmull, as the CPU has them; in a pure-Go build, purego alone.
+// with the C library, those of its list (gcmsiv_backend_count) the CPU runs,
+// in the library's order (portable first); in a pure-Go build, purego alone.
 func Backends() []Backend {
 	var out []Backend
-	for _, b := range []Backend{PureGo, Portable, AesNiClmul, AesNiVaes, Armv8AesPmull} {
+	for _, b := range backendList() {
 		if b.Available() {
 			out = append(out, b)
 		}

@@ -39,6 +39,12 @@ type keyHandle = *goKey
 
 func backendAvailable(b Backend) bool { return b == PureGo }
 
+// backendList: without the C library, this package's own Go code alone.
+func backendList() []Backend { return []Backend{PureGo} }
+
+// backendName: without the C library there is no list to name from.
+func backendName(Backend) string { return "" }
+
 func newKey(alg int, key []byte, tagSize int, backend Backend, short bool) (keyHandle, int, int) {
 	switch alg {
 	case aes128GCMSIV, aes256GCMSIV, aes128GCM, aes256GCM:

@@ -76,9 +76,93 @@ func fileCall(op string, call func() C.int) error {
 // Secret is what a file is encrypted to: a 32-byte key (FileKey, or
 // ParseKeyFile for a key file's text) or a passphrase (Passphrase),
 // stretched with Argon2id at the cost the file's header records.
+//
+// Files to public keys (format version 2) take Recipients to write and
+// Identities to read.
 type Secret struct {
-	kind  int // 1 key, 2 key file text, 3 passphrase
+	kind  int // 1 key, 2 key file text, 3 passphrase, 4 recipients, 5 mixed recipients, 6 identities
 	bytes []byte
+}
+
+// RecipientKind is the kind of a public-key recipient and its identity.
+type RecipientKind int
+
+const (
+	// X25519 recipients (gcmsiv1...).
+	X25519 RecipientKind = 1
+	// Hybrid is ML-KEM-768 with X25519 (gcmsivpq1...): safe if either holds,
+	// against a quantum computer too.
+	Hybrid RecipientKind = 2
+)
+
+// Recipients is a secret that writes files to the public keys in text, a
+// recipients file's text: one gcmsiv1... or gcmsivpq1... string a line, empty
+// lines and # comments allowed, 1 to 256 of them. Such a secret cannot read
+// files. Both kinds together are refused when a file is made (such a file is
+// only as safe as X25519 against a quantum computer); MixedRecipients allows
+// it. The error names the line.
+func Recipients(text string) (Secret, error) { return checked(Secret{kind: 4, bytes: []byte(text)}) }
+
+// MixedRecipients is Recipients allowing X25519 and hybrid recipients in one
+// file, knowingly (docs/FORMAT.md, "Mixed recipients").
+func MixedRecipients(text string) (Secret, error) {
+	return checked(Secret{kind: 5, bytes: []byte(text)})
+}
+
+// Identities is a secret that reads files encrypted to the recipients of the
+// identities in text, an identity file's text (GCMSIV-SECRET-KEY-... lines;
+// empty lines and # comments allowed); the bytes are copied. A writer given
+// identities encrypts to their recipients. The error names the line and never
+// quotes it. A file none of them can open fails with ErrOpen ("no identity
+// matched").
+func Identities(text []byte) (Secret, error) {
+	return checked(Secret{kind: 6, bytes: append([]byte(nil), text...)})
+}
+
+// checked is s if the C library accepts it.
+func checked(s Secret) (Secret, error) {
+	c, err := s.make()
+	if err != nil {
+		s.Wipe()
+		return Secret{}, err
+	}
+	C.gcmsiv_secret_free(c)
+	return s, nil
+}
+
+// GenerateIdentity makes a new identity of kind from the operating system's
+// random generator: its identity string (keep it secret; Identities reads it)
+// and its recipient string (give it to those who will encrypt to you).
+func GenerateIdentity(kind RecipientKind) (identity []byte, recipient string, err error) {
+	identity = make([]byte, int(C.gcmsiv_identity_max_bytes()))
+	var n C.size_t
+	err = fileCall("identity", func() C.int {
+		return C.gcmsiv_identity_generate(C.int(kind), ptr(identity), C.size_t(len(identity)), &n)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	identity = identity[:n]
+	recipient, err = IdentityRecipient(identity)
+	if err != nil {
+		clear(identity)
+		return nil, "", err
+	}
+	return identity, recipient, nil
+}
+
+// IdentityRecipient is the recipient string of one identity string.
+func IdentityRecipient(identity []byte) (string, error) {
+	out := make([]byte, int(C.gcmsiv_recipient_max_bytes()))
+	var n C.size_t
+	err := fileCall("identity", func() C.int {
+		return C.gcmsiv_identity_recipient(ptr(identity), C.size_t(len(identity)), ptr(out), C.size_t(len(out)), &n)
+	})
+	runtime.KeepAlive(identity)
+	if err != nil {
+		return "", err
+	}
+	return string(out[:n]), nil
 }
 
 // FileKey is a 32-byte key, what a gcmsiv key file holds (the bytes are
@@ -119,6 +203,10 @@ func (s Secret) make() (*C.gcmsiv_secret, error) {
 			return C.gcmsiv_secret_new_key_file(&c, p, n)
 		case 3:
 			return C.gcmsiv_secret_new_passphrase(&c, p, n)
+		case 4, 5:
+			return C.gcmsiv_secret_new_recipients(&c, p, n, C.int(s.kind-4))
+		case 6:
+			return C.gcmsiv_secret_new_identities(&c, p, n)
 		}
 		return C.gcmsiv_secret_new_key(&c, nil, 0)
 	})
@@ -376,14 +464,33 @@ func NewFileReaderAt(src io.ReaderAt, encSize int64, secret Secret) (*FileReader
 	if encSize < 0 {
 		return nil, errors.New("gcmsiv: negative file size")
 	}
-	head := make([]byte, min(encSize, int64(C.gcmsiv_file_header_bytes())))
-	got, err := src.ReadAt(head, 0)
-	if got < len(head) && err != nil && err != io.EOF {
-		return nil, err
+	// The header's length, from its first bytes (86 for a file to a key or
+	// passphrase; longer to recipients): read until the library says it has
+	// all of it, or the file ends (a short header is the library's to report).
+	var head []byte
+	for want := min(encSize, 7); ; {
+		buf := make([]byte, want-int64(len(head)))
+		got, err := src.ReadAt(buf, int64(len(head)))
+		if got < len(buf) && err != nil && err != io.EOF {
+			return nil, err
+		}
+		head = append(head, buf[:got]...)
+		if got < len(buf) || want == encSize {
+			break
+		}
+		var needed C.size_t
+		if err := fileCall("file reader", func() C.int {
+			return C.gcmsiv_file_header_needed(ptr(head), C.size_t(len(head)), &needed)
+		}); err != nil {
+			return nil, err
+		}
+		if int64(needed) <= want {
+			break
+		}
+		want = min(encSize, int64(needed))
 	}
-	head = head[:got] // a short header is the library's to report
 	f := &FileReaderAt{src: src}
-	err = secret.with(func(s *C.gcmsiv_secret) error {
+	err := secret.with(func(s *C.gcmsiv_secret) error {
 		return fileCall("file reader", func() C.int {
 			return C.gcmsiv_reader_new(&f.rd, ptr(head), C.size_t(len(head)), C.uint64_t(encSize), s)
 		})

@@ -36,7 +36,11 @@ func formatDir(t *testing.T) string {
 type formatVector map[string]string
 
 func readManifest(t *testing.T, dir string) []formatVector {
-	f, err := os.Open(filepath.Join(dir, "manifest.txt"))
+	return readVectors(t, dir, "manifest.txt")
+}
+
+func readVectors(t *testing.T, dir, name string) []formatVector {
+	f, err := os.Open(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,10 +89,33 @@ func TestFileVectors(t *testing.T) {
 	if len(vectors) < 10 {
 		t.Fatalf("only %d vectors", len(vectors))
 	}
+	// Files to recipients (format version 2), but the ASCII-armored ones:
+	// armor is the tool's and the Rust library's; this package reads the
+	// binary format.
+	v2 := 0
+	for _, v := range readVectors(t, dir, "recipients.txt") {
+		if !strings.HasSuffix(v["file"], ".asc") {
+			vectors = append(vectors, v)
+			v2++
+		}
+	}
+	if v2 < 15 {
+		t.Fatalf("only %d vectors to recipients", v2)
+	}
 	for i, v := range vectors {
 		t.Run(fmt.Sprintf("%d-%s", i, v["file"]), func(t *testing.T) {
 			var secret Secret
-			if v["key"] != "" {
+			if v["identity"] != "" {
+				var text []byte
+				for _, name := range strings.Split(v["identity"], ",") {
+					text = append(text, mustRead(t, filepath.Join(dir, strings.TrimSpace(name)))...)
+					text = append(text, '\n')
+				}
+				var err error
+				if secret, err = Identities(text); err != nil {
+					t.Fatal(err)
+				}
+			} else if v["key"] != "" {
 				var err error
 				if secret, err = ParseKeyFile(mustRead(t, filepath.Join(dir, v["key"]))); err != nil {
 					t.Fatal(err)
@@ -108,7 +135,8 @@ func TestFileVectors(t *testing.T) {
 				}
 				want = mustRead(t, filepath.Join(dir, name))[:cut]
 			}
-			auth := strings.Contains(v["error"], "wrong") || strings.Contains(v["error"], "failed authentication")
+			auth := strings.Contains(v["error"], "wrong") || strings.Contains(v["error"], "failed authentication") ||
+				strings.Contains(v["error"], "no identity matched") || strings.Contains(v["error"], "MAC does not verify")
 			check := func(how string, err error) {
 				t.Helper()
 				if v["plaintext"] != "" {
@@ -541,4 +569,96 @@ func TestFileStatusTextMatchesC(t *testing.T) {
 			t.Errorf("status %d: %q here, %q in C", code, got, want)
 		}
 	}
+}
+
+// Files to recipients: generated identities of both kinds, a file to each,
+// mixed kinds refused unless asked for, the wrong identity and a key refused,
+// and random access over the longer header.
+func TestFileRecipients(t *testing.T) {
+	alice, aliceR, err := GenerateIdentity(X25519)
+	if err != nil || !strings.HasPrefix(aliceR, "gcmsiv1") {
+		t.Fatalf("X25519 identity: %q, %v", aliceR, err)
+	}
+	bob, bobR, err := GenerateIdentity(Hybrid)
+	if err != nil || !strings.HasPrefix(bobR, "gcmsivpq1") {
+		t.Fatalf("hybrid identity: %v", err)
+	}
+	carol, _, err := GenerateIdentity(X25519)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := IdentityRecipient(alice); err != nil || r != aliceR {
+		t.Fatalf("IdentityRecipient: %q, %v", r, err)
+	}
+	if _, _, err := GenerateIdentity(RecipientKind(9)); err == nil {
+		t.Fatal("kind 9 accepted")
+	}
+	if _, err := Recipients("gcmsiv1qqqq\n"); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Fatalf("bad recipient: %v", err)
+	}
+	if _, err := Identities([]byte(aliceR)); err == nil {
+		t.Fatal("a recipient read as an identity")
+	}
+	team := "# team\n" + aliceR + "\n" + bobR + "\n"
+	refused, err := Recipients(team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sink bytes.Buffer
+	if w, err := NewFileWriter(&sink, refused, nil); err == nil {
+		w.Close()
+		t.Fatal("X25519 and hybrid recipients mixed silently")
+	}
+	mixed, err := MixedRecipients(team)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toAlice, err := Recipients(aliceR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := testPlain(200000)
+	opts := &FileOptions{ChunkSize: 4096}
+	file := encryptFile(t, pt, toAlice, opts)
+	teamFile := encryptFile(t, pt, mixed, nil)
+	read := func(secret []byte, f []byte) ([]byte, error) {
+		s, err := Identities(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewFileReader(bytes.NewReader(f), s)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return readAll(r)
+	}
+	if got, err := read(alice, file); err != nil || !bytes.Equal(got, pt) {
+		t.Fatalf("alice: %v", err)
+	}
+	if got, err := read(bob, teamFile); err != nil || !bytes.Equal(got, pt) {
+		t.Fatalf("bob, mixed file: %v", err)
+	}
+	if got, err := read(append(append([]byte(nil), carol...), append([]byte("\n"), alice...)...), teamFile); err != nil || !bytes.Equal(got, pt) {
+		t.Fatalf("carol and alice: %v", err)
+	}
+	if got, err := read(carol, file); !errors.Is(err, ErrOpen) || len(got) != 0 || !strings.Contains(err.Error(), "no identity matched") {
+		t.Fatalf("carol: %d bytes, %v", len(got), err)
+	}
+	r, err := NewFileReader(bytes.NewReader(file), testKey)
+	if err == nil {
+		_, err = readAll(r)
+		r.Close()
+	}
+	if !errors.Is(err, ErrFormat) {
+		t.Fatalf("a key for a file to recipients: %v", err)
+	}
+	s, _ := Identities(alice)
+	ra, err := NewFileReaderAt(bytes.NewReader(file), int64(len(file)), s)
+	if err != nil || ra.Size() != int64(len(pt)) {
+		t.Fatalf("ReaderAt over a version 2 header: %v", err)
+	}
+	defer ra.Close()
+	checkRange(t, ra, pt, 70000, 9000)
+	checkRange(t, ra, pt, 199990, 100)
 }

@@ -5,7 +5,11 @@ import { PathLike } from 'node:fs';
 import { FileHandle } from 'node:fs/promises';
 
 export type Bytes = Uint8Array | ArrayBufferView | ArrayBuffer;
-export type BackendName = 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' | 'armv8-aes-pmull';
+/** 'auto', or a name from `backends()` ('portable', 'aesni-clmul', ...). */
+export type BackendName = string;
+
+/** The backends this library knows, portable first, and whether this CPU runs each. */
+export function backends(): { name: string; available: boolean }[];
 
 /** Every error this package raises; `code` says which. */
 export class GcmsivError extends Error {
@@ -76,8 +80,18 @@ export class AesGcm extends Aead {
 
 /** The secret of a gcmsiv file: exactly one of a 32-byte key (what a key file holds) or a passphrase. */
 export type FileSecret =
-  | { key: Bytes; passphrase?: undefined }
-  | { passphrase: string | Bytes; key?: undefined };
+  | { key: Bytes; passphrase?: undefined; recipients?: undefined; identities?: undefined }
+  | { passphrase: string | Bytes; key?: undefined; recipients?: undefined; identities?: undefined }
+  /** Recipient strings (gcmsiv1... or gcmsivpq1...), or a recipients file's text; writes only.
+   *  X25519 and hybrid together only with allowMixedRecipients. */
+  | { recipients: string | string[]; allowMixedRecipients?: boolean; key?: undefined; passphrase?: undefined; identities?: undefined }
+  /** An identity file's text (GCMSIV-SECRET-KEY-... lines); reads, and writes to their recipients. */
+  | { identities: string | Bytes; key?: undefined; passphrase?: undefined; recipients?: undefined };
+
+/** A new identity: [identity (keep it secret), recipient]; 'hybrid' is ML-KEM-768 + X25519. */
+export function generateIdentity(kind?: 'x25519' | 'hybrid'): [string, string];
+/** The recipient string of one identity string. */
+export function identityRecipient(identity: string): string;
 
 /** How a new file is laid out. */
 export interface EncryptOptions {

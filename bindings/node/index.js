@@ -59,7 +59,7 @@ class Aead {
     }
   }
 
-  /** The code this key runs on: "portable", "aesni-clmul", "aesni-vaes" or "armv8-aes-pmull". */
+  /** The code this key runs on: a name from backends() ("portable", "aesni-clmul", ...). */
   get backend() {
     try {
       return this.#key.backend;
@@ -247,7 +247,7 @@ function unzipRandom(items, field) {
 /**
  * AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: a repeated nonce reveals
  * only whether two messages (with their aad) were identical. Nonces are 12
- * bytes, tags 16. Options: { backend: 'auto' | 'portable' | 'aesni-clmul' | 'aesni-vaes' | 'armv8-aes-pmull' }.
+ * bytes, tags 16. Options: { backend: 'auto' or a name from backends() }.
  */
 class AesGcmSiv extends Aead {
   constructor(key, { backend = 'auto' } = {}) {
@@ -270,7 +270,25 @@ class AesGcm extends Aead {
   }
 }
 
-module.exports = { AesGcmSiv, AesGcm, GcmsivError };
+/**
+ * The backends this library knows, by name, portable first (the native
+ * library's list); `available` says whether this CPU runs each.
+ */
+function backends() {
+  return native.backendNames().map((name) => {
+    let available = true;
+    try {
+      new native.NativeKey('aes-gcm-siv', Buffer.alloc(16), 16, name).dispose();
+    } catch (err) {
+      const e = mapped(err);
+      if (e.code !== 'ERR_GCMSIV_BACKEND_UNAVAILABLE') throw e;
+      available = false;
+    }
+    return { name, available };
+  });
+}
+
+module.exports = { AesGcmSiv, AesGcm, GcmsivError, backends };
 
 // Encrypted streams and files (stream.js).
 Object.assign(module.exports, require('./stream.js')({ native, GcmsivError, mapped, bytes }));

@@ -22,20 +22,38 @@ const pipelineAsync = promisify(pipeline);
 // index.js hands over what it shares: the addon, the error class, the
 // mapping of the addon's errors, and the view of byte arguments.
 module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
-  const HEADER_LENGTH = native.headerLength();
 
   function fail(code, message) {
     return new GcmsivError(code, message);
   }
 
-  // The secret in the form the addon takes: ['key', 32 bytes] or
-  // ['passphrase', its UTF-8 bytes]. A string passphrase's bytes are a copy
-  // of ours, wiped by wipeSecret() once the addon has its own.
+  // The secret in the form the addon takes: ['key', 32 bytes],
+  // ['passphrase', its UTF-8 bytes], ['recipients' or 'mixedRecipients', a
+  // recipients file's text] or ['identities', an identity file's text]. A
+  // string's bytes are a copy of ours, wiped by wipeSecret() once the addon
+  // has its own.
   function secretOf(options) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-    const { key, passphrase } = options;
-    if ((key === undefined) === (passphrase === undefined)) {
-      throw new TypeError('options must give exactly one of key and passphrase');
+    const { key, passphrase, recipients, identities, allowMixedRecipients = false } = options;
+    const given = [key, passphrase, recipients, identities].filter((v) => v !== undefined).length;
+    if (given !== 1) {
+      throw new TypeError('options must give exactly one of key, passphrase, recipients and identities');
+    }
+    if (typeof allowMixedRecipients !== 'boolean') throw new TypeError('options.allowMixedRecipients must be a boolean');
+    if (allowMixedRecipients && recipients === undefined) {
+      throw new TypeError('options.allowMixedRecipients applies only to recipients');
+    }
+    if (recipients !== undefined) {
+      const list = typeof recipients === 'string' ? [recipients] : recipients;
+      if (!Array.isArray(list) || !list.every((r) => typeof r === 'string')) {
+        throw new TypeError('options.recipients must be a string or an array of strings');
+      }
+      const kind = allowMixedRecipients ? 'mixedRecipients' : 'recipients';
+      return { kind, bytes: Buffer.from(list.join('\n'), 'utf8'), owned: false };
+    }
+    if (identities !== undefined) {
+      if (typeof identities === 'string') return { kind: 'identities', bytes: Buffer.from(identities, 'utf8'), owned: true };
+      return { kind: 'identities', bytes: bytes(identities, 'options.identities'), owned: false };
     }
     if (key !== undefined) {
       const k = bytes(key, 'options.key');
@@ -301,7 +319,14 @@ module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
       const handle = owned ? await fsp.open(file, 'r') : file;
       try {
         const { size } = await handle.stat();
-        const head = await readAt(handle, 0, Math.min(size, HEADER_LENGTH));
+        // The header's length from its first bytes: 86 for a file to a key
+        // or passphrase, longer to recipients.
+        let head = await readAt(handle, 0, Math.min(size, 7));
+        while (head.length >= 7 && head.length < size) {
+          const needed = native.headerNeeded(head);
+          if (needed <= head.length) break;
+          head = Buffer.concat([head, await readAt(handle, head.length, Math.min(size, needed) - head.length)]);
+        }
         try {
           await access.init(head, size, secret.kind, secret.bytes);
         } finally {
@@ -359,6 +384,22 @@ module.exports = function streams({ native, GcmsivError, mapped, bytes }) {
     encryptFile,
     decryptFile,
     parseKeyFile,
+    /** A new identity: [identity, recipient] strings; kind 'x25519' (default) or 'hybrid'. */
+    generateIdentity: (kind = 'x25519') => {
+      try {
+        return native.generateIdentity(kind);
+      } catch (err) {
+        throw mapped(err);
+      }
+    },
+    /** The recipient string of one identity string. */
+    identityRecipient: (identity) => {
+      try {
+        return native.identityRecipient(identity);
+      } catch (err) {
+        throw mapped(err);
+      }
+    },
     EncryptStream,
     DecryptStream,
     EncryptedFile,

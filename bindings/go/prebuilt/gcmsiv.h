@@ -3,9 +3,11 @@
  *
  * Usage limits. AES-GCM-SIV: at most 2^36 bytes (64 GiB) of plaintext, and as
  * much associated data, per message. Random 12-byte nonces are safe: under one
- * key, 2^64 messages of up to 128 KiB each, 2^48 of up to 32 MiB, or 2^32 of up
- * to 8 GiB keep an attacker's advantage at most 2^-32 (RFC 8452 section 9; the
- * project's README has the tables for repeated nonces). A nonce that repeats
+ * key, 2^62 messages of up to 64 KiB each, 2^48 of up to 16 MiB, or 2^32 of up
+ * to 4 GiB (plaintext and associated data together) keep an attacker's
+ * advantage at most 2^-32 (RFC 8452 section 9's bounds, derived in the Rust
+ * crate's random_nonce_messages_log2; the project's README has the tables for
+ * repeated nonces). A nonce that repeats
  * reveals only whether the two messages (with their associated data) were
  * identical. AES-GCM: never repeat a nonce under a key (one repeat leaks the XOR
  * of the messages and lets an attacker forge); with random 12-byte nonces, at
@@ -188,8 +190,9 @@ int gcmsiv_decrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_ke
  * Sealed = nonce || ciphertext || tag, m_len + gcmsiv_random_nonce_overhead(key)
  * bytes (28 with 16-byte tags). For AES-GCM-SIV this is safe far past AES-GCM's
  * 2^32 messages per key: a repeated nonce reveals only that two messages were
- * equal, and RFC 8452 section 9 bounds the attacker's advantage at 2^-32 for up
- * to 2^64 random-nonce messages of up to 128 KiB each (2^48 of 32 MiB) per key.
+ * equal, and RFC 8452 section 9's bounds keep the attacker's advantage within
+ * 2^-32 for up to 2^62 random-nonce messages of up to 64 KiB each (2^48 of up
+ * to 16 MiB) per key.
  * With AES-GCM keys, keep to 2^32 messages per key. Every algorithm of the key
  * type works. In place: the plaintext at c + 12 (encrypt), the plaintext left
  * at c + 12 (decrypt, m = c + 12). A sealed message shorter than the overhead
@@ -246,7 +249,8 @@ int gcmsiv_decrypt_random_nonce_batch(gcmsiv_sealed_item *items, size_t count, c
  * good only then. After a failure, what authenticated before it can still be
  * drained, and every later push and finish returns the failure again.
  *
- * Random access: gcmsiv_reader_new with the first 86 bytes and the file's size;
+ * Random access: gcmsiv_reader_new with the header (86 bytes for a file to a key
+ * or passphrase; gcmsiv_file_header_needed says) and the file's size;
  * read the bytes gcmsiv_reader_final_chunk names and verify them (this fixes the
  * plaintext length); then for any range, read the bytes gcmsiv_reader_span names
  * and pass them to gcmsiv_reader_read, which authenticates only those chunks.
@@ -263,7 +267,7 @@ typedef struct gcmsiv_encryptor gcmsiv_encryptor;
 typedef struct gcmsiv_decryptor gcmsiv_decryptor;
 typedef struct gcmsiv_reader gcmsiv_reader;
 
-size_t gcmsiv_file_header_bytes(void);            /* 86 */
+size_t gcmsiv_file_header_bytes(void);            /* 86: version 1's (to a key or passphrase) */
 const char *gcmsiv_stream_error_message(void);    /* this thread's last stream failure, or "" */
 
 /* Secrets, copied into each handle made from them (free them when you like). A
@@ -277,6 +281,32 @@ int gcmsiv_secret_new_key_file(gcmsiv_secret **secret_out, const uint8_t *text, 
 int gcmsiv_secret_new_passphrase(gcmsiv_secret **secret_out, const uint8_t *passphrase,
                                  size_t passphrase_len) GCMSIV_WARN_UNUSED;
 void gcmsiv_secret_free(gcmsiv_secret *secret);
+
+/* Public-key recipients (format version 2, docs/FORMAT.md): write a file to the
+ * recipients in a recipients file's text (one gcmsiv1... or gcmsivpq1... string a
+ * line; empty lines and # comments allowed; 1 to 256). X25519 and hybrid
+ * (ML-KEM-768 + X25519) recipients together are refused when the file is made
+ * unless allow_mixed is 1: such a file is only as safe as X25519 against a quantum
+ * computer. Read a file with identities: an identity file's text
+ * (GCMSIV-SECRET-KEY-... lines). GCMSIV_ERR_INVALID for text that is neither; the
+ * message names the line, never quoting an identity. A file to recipients read
+ * with a key or passphrase, or the reverse, is GCMSIV_ERR_FORMAT, with a message
+ * saying which secret the file needs; identities none of which the file names,
+ * GCMSIV_ERR_AUTHENTICATION ("no identity matched"). */
+#define GCMSIV_RECIPIENT_X25519 1
+#define GCMSIV_RECIPIENT_HYBRID 2
+int gcmsiv_secret_new_recipients(gcmsiv_secret **secret_out, const uint8_t *text, size_t text_len,
+                                 int allow_mixed) GCMSIV_WARN_UNUSED;
+int gcmsiv_secret_new_identities(gcmsiv_secret **secret_out, const uint8_t *text, size_t text_len)
+    GCMSIV_WARN_UNUSED;
+/* A new identity (kind GCMSIV_RECIPIENT_*) as its string, and the recipient of an
+ * identity string: no NUL; *out_len the length, also when out_cap is too small
+ * (GCMSIV_ERR_BUFFER_TOO_SMALL). The _max_bytes sizes always fit. */
+int gcmsiv_identity_generate(int kind, uint8_t *out, size_t out_cap, size_t *out_len) GCMSIV_WARN_UNUSED;
+int gcmsiv_identity_recipient(const uint8_t *identity, size_t identity_len, uint8_t *out, size_t out_cap,
+                              size_t *out_len) GCMSIV_WARN_UNUSED;
+size_t gcmsiv_identity_max_bytes(void);
+size_t gcmsiv_recipient_max_bytes(void);
 
 /* algorithm: GCMSIV_AES_256_GCM_SIV (or 0) or GCMSIV_AES_128_GCM_SIV; chunk_size a
  * power of two from 1024 to 1048576 (0: 65536). _ex: the Argon2id cost for a
@@ -303,7 +333,13 @@ int gcmsiv_decryptor_drain(gcmsiv_decryptor *dec, uint8_t *out, size_t out_cap, 
     GCMSIV_WARN_UNUSED;
 void gcmsiv_decryptor_free(gcmsiv_decryptor *dec);
 
-/* header: the file's first header_len bytes (at least 86 for a whole header). */
+/* A file's header length, from its first bytes: call with what you have read
+ * until *needed is at most that (86 for version 1; version 2's depends on its
+ * recipients, up to gcmsiv_file_header_max_bytes()). A prefix that is no gcmsiv
+ * file, or a hostile header, fails here. */
+int gcmsiv_file_header_needed(const uint8_t *prefix, size_t prefix_len, size_t *needed) GCMSIV_WARN_UNUSED;
+size_t gcmsiv_file_header_max_bytes(void);
+/* header: the file's first header_len bytes (its whole header: gcmsiv_file_header_needed). */
 int gcmsiv_reader_new(gcmsiv_reader **reader_out, const uint8_t *header, size_t header_len,
                       uint64_t file_size, const gcmsiv_secret *secret) GCMSIV_WARN_UNUSED;
 int gcmsiv_reader_final_chunk(const gcmsiv_reader *reader, uint64_t *offset, uint64_t *len);

@@ -26,7 +26,8 @@
 use core::mem::MaybeUninit;
 use gcmsiv::{Algorithm, Cipher, Error};
 use gcmsiv_glue::{
-    Class, Failure, Message, backend_numbered, guard, open_batch, seal_batch, wipe, with_scratch,
+    Class, Failure, Message, backend_names, backend_numbered, guard, open_batch, seal_batch, wipe,
+    with_scratch,
 };
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
@@ -180,6 +181,18 @@ pub extern "system" fn Java_dev_gcmsiv_Native_backend<'l>(
         // SAFETY: the Java class's contract for handles.
         let backend = unsafe { cipher(handle) }?.backend();
         Ok(env.new_string(backend.name())?.into_raw())
+    })
+}
+
+/// `Native.backendNames()`: the core's backends by name, comma-separated, in
+/// their numbers' order (from 1; the `Backend` enum's constants after `AUTO`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_Native_backendNames<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jstring {
+    call(&mut env, core::ptr::null_mut(), |env| {
+        Ok(env.new_string(backend_names().collect::<Vec<_>>().join(","))?.into_raw())
     })
 }
 

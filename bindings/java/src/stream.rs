@@ -25,11 +25,12 @@ use std::sync::Mutex;
 
 use gcmsiv_stream::format::HEADER_LEN;
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, Error, MasterKey, OpenStream, Options, RandomAccess, SealStream, Secret,
+    Algorithm, Argon2Cost, Error, Header, Identity, MasterKey, OpenStream, Options, RandomAccess, Recipient,
+    RecipientKind, SealStream, Secret,
 };
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
-use jni::sys::{jbyteArray, jint, jlong, jlongArray};
+use jni::sys::{jbyteArray, jint, jlong, jlongArray, jstring};
 use zeroize::Zeroizing;
 
 use crate::{Critical, Raw, Thrown, call, range, size};
@@ -37,6 +38,9 @@ use crate::{Critical, Raw, Thrown, call, range, size};
 /// Secret kinds and algorithms, as `NativeStream.java` numbers them.
 const KEY: jint = 1;
 const PASSPHRASE: jint = 2;
+const RECIPIENTS: jint = 3;
+const MIXED_RECIPIENTS: jint = 4;
+const IDENTITIES: jint = 5;
 const AES128: jint = 128;
 const AES256: jint = 256;
 
@@ -118,10 +122,23 @@ fn longs(env: &JNIEnv, values: &[i64]) -> Result<jlongArray, Thrown> {
 
 fn secret(env: &JNIEnv, kind: jint, bytes: &JByteArray) -> Result<Secret, Thrown> {
     let bytes = whole(env, bytes)?;
+    let text = || core::str::from_utf8(&bytes).map_err(|_| Thrown::Misuse("the text is not UTF-8".into()));
     match kind {
         KEY => Ok(Secret::Key(MasterKey::from_slice(&bytes).map_err(thrown)?)),
         PASSPHRASE if bytes.is_empty() => Err(Thrown::Misuse("the passphrase is empty".into())),
         PASSPHRASE => Ok(Secret::passphrase(&*bytes)),
+        RECIPIENTS | MIXED_RECIPIENTS => {
+            let list = Recipient::parse_list(text()?)
+                .map_err(|why| Thrown::Misuse(format!("not a list of recipients: {why}")))?;
+            if list.is_empty() {
+                return Err(Thrown::Misuse("no recipient given".into()));
+            }
+            Ok(if kind == RECIPIENTS { Secret::Recipients(list) } else { Secret::MixedRecipients(list) })
+        }
+        IDENTITIES => Ok(Secret::Identities(
+            Identity::parse_list(text()?)
+                .map_err(|why| Thrown::Misuse(format!("not a list of identities: {why}")))?,
+        )),
         _ => Err(Thrown::Misuse(format!("unknown secret kind {kind}"))),
     }
 }
@@ -166,6 +183,60 @@ pub extern "system" fn Java_dev_gcmsiv_NativeStream_headerLength<'l>(
     _class: JClass<'l>,
 ) -> jint {
     HEADER_LEN as jint
+}
+
+/// `NativeStream.generateIdentity(kind)`: a new identity of kind 1 (X25519)
+/// or 2 (hybrid), as "identity\nrecipient".
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_NativeStream_generateIdentity<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kind: jint,
+) -> jstring {
+    call(&mut env, core::ptr::null_mut(), |env| {
+        let kind = u8::try_from(kind)
+            .ok()
+            .and_then(RecipientKind::from_id)
+            .ok_or_else(|| Thrown::Misuse(format!("unknown recipient kind {kind}")))?;
+        let identity = Identity::generate(kind).map_err(thrown)?;
+        let mut both = Zeroizing::new(String::with_capacity(4096));
+        both.push_str(&identity.to_secret_string());
+        both.push('\n');
+        both.push_str(&identity.recipient().to_string());
+        Ok(env.new_string(both.as_str())?.into_raw())
+    })
+}
+
+/// `NativeStream.identityRecipient(identity)`: the recipient of an identity string.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_NativeStream_identityRecipient<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    identity: JByteArray<'l>,
+) -> jstring {
+    call(&mut env, core::ptr::null_mut(), |env| {
+        let bytes = whole(env, &identity)?;
+        let text =
+            core::str::from_utf8(&bytes).map_err(|_| Thrown::Misuse("the identity is not UTF-8".into()))?;
+        let identity =
+            Identity::parse(text).map_err(|why| Thrown::Misuse(format!("not an identity: {why}")))?;
+        Ok(env.new_string(identity.recipient().to_string())?.into_raw())
+    })
+}
+
+/// `NativeStream.headerNeeded(prefix)`: how long the header of the file that
+/// starts with `prefix` is, as far as the prefix tells.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_gcmsiv_NativeStream_headerNeeded<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    prefix: JByteArray<'l>,
+) -> jint {
+    call(&mut env, 0, |env| {
+        let prefix = whole(env, &prefix)?;
+        let n = Header::needed(&prefix).map_err(|e| thrown(Error::Decode(e)))?;
+        Ok(n as jint)
+    })
 }
 
 /// `NativeStream.parseKeyFile(text)`: the 32 bytes of a key file's text.

@@ -15,7 +15,7 @@
 //! runs.
 
 use gcmsiv::{Algorithm, Cipher, Error};
-use gcmsiv_glue::{Failure, Message, backend_named, guard, open_batch, seal_batch, wipe};
+use gcmsiv_glue::{Failure, Message, backend_named, backend_names, guard, open_batch, seal_batch, wipe};
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice, Uint8Array};
 use napi::{Env, Result, Status, Task};
 use napi_derive::napi;
@@ -37,6 +37,13 @@ fn misuse(code: &str, message: &str) -> napi::Error {
 
 /// A key of one algorithm, its backend chosen once; `dispose()` drops
 /// (and zeroizes) it before the garbage collector would.
+/// The core's backends by name, in their numbers' order: `backends()` in
+/// `index.js`, the one list (read here, not spelled out in JavaScript).
+#[napi(js_name = "backendNames")]
+pub fn list_backends() -> Vec<String> {
+    backend_names().map(str::to_owned).collect()
+}
+
 #[napi]
 pub struct NativeKey {
     /// Shared with the async tasks in flight, which keep it until they end.

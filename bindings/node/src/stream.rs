@@ -21,7 +21,8 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use gcmsiv_glue::guard;
 use gcmsiv_stream::format::HEADER_LEN;
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, Error, MasterKey, OpenStream, Options, RandomAccess, SealStream, Secret,
+    Algorithm, Argon2Cost, Error, Header, Identity, MasterKey, OpenStream, Options, RandomAccess, Recipient,
+    RecipientKind, SealStream, Secret,
 };
 use napi::bindgen_prelude::{AsyncTask, Buffer};
 use napi::{Env, Result, Status, Task};
@@ -62,14 +63,63 @@ fn guarded<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
 }
 
 /// The secret `stream.js` passes: `"key"` with the 32 bytes a key file holds,
-/// or `"passphrase"` with its bytes (UTF-8 for a string).
+/// `"passphrase"` with its bytes (UTF-8 for a string), `"recipients"` or
+/// `"mixedRecipients"` with a recipients file's text (both kinds together
+/// allowed only in the second), or `"identities"` with an identity file's text.
 fn secret(kind: &str, bytes: &[u8]) -> Result<Secret> {
+    let text = |what: &str| {
+        core::str::from_utf8(bytes).map_err(|_| invalid(&format!("the {what} are not UTF-8 text")))
+    };
     match kind {
         "key" => Ok(Secret::Key(MasterKey::from_slice(bytes).map_err(|e| js_error(&e))?)),
         "passphrase" if bytes.is_empty() => Err(invalid("the passphrase is empty")),
         "passphrase" => Ok(Secret::passphrase(bytes)),
-        _ => Err(invalid("the secret must be a key or a passphrase")),
+        "recipients" | "mixedRecipients" => {
+            let list = Recipient::parse_list(text("recipients")?)
+                .map_err(|why| invalid(&format!("not a list of recipients: {why}")))?;
+            if list.is_empty() {
+                return Err(invalid("no recipient given"));
+            }
+            Ok(if kind == "recipients" { Secret::Recipients(list) } else { Secret::MixedRecipients(list) })
+        }
+        "identities" => Ok(Secret::Identities(
+            Identity::parse_list(text("identities")?)
+                .map_err(|why| invalid(&format!("not a list of identities: {why}")))?,
+        )),
+        _ => Err(invalid("the secret must be a key, a passphrase, recipients or identities")),
     }
+}
+
+/// A new identity of `kind` (`"x25519"` or `"hybrid"`): `[identity, recipient]`.
+// Registered by napi, which a test build does not do.
+#[cfg_attr(test, allow(dead_code))]
+#[napi(catch_unwind)]
+pub fn generate_identity(kind: String) -> Result<Vec<String>> {
+    let kind = match kind.as_str() {
+        "x25519" => RecipientKind::X25519,
+        "hybrid" => RecipientKind::Hybrid,
+        _ => return Err(invalid("kind is 'x25519' or 'hybrid'")),
+    };
+    let identity = Identity::generate(kind).map_err(|e| js_error(&e))?;
+    Ok(vec![identity.to_secret_string().to_string(), identity.recipient().to_string()])
+}
+
+/// The recipient string of one identity string.
+#[cfg_attr(test, allow(dead_code))]
+#[napi(catch_unwind)]
+pub fn identity_recipient(identity: String) -> Result<String> {
+    let identity = Zeroizing::new(identity);
+    let identity = Identity::parse(&identity).map_err(|why| invalid(&format!("not an identity: {why}")))?;
+    Ok(identity.recipient().to_string())
+}
+
+/// How long the header of the file starting with `prefix` is, as far as the
+/// prefix tells (read until it is at most what was read).
+#[cfg_attr(test, allow(dead_code))]
+#[napi(catch_unwind)]
+pub fn header_needed(prefix: Buffer) -> Result<u32> {
+    let n = Header::needed(&prefix).map_err(|e| js_error(&Error::Decode(e)))?;
+    Ok(n as u32)
 }
 
 /// The 32-byte key of a key file's text (`gcmsiv-key-v1:` and 64 hex digits).

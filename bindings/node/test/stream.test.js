@@ -16,6 +16,7 @@ const gcmsiv = require('..');
 
 const {
   createEncryptStream, createDecryptStream, openEncryptedFile, encryptFile, decryptFile, parseKeyFile,
+  generateIdentity, identityRecipient,
   GcmsivError,
 } = gcmsiv;
 
@@ -76,8 +77,8 @@ function memoryHandle(file) {
   return handle;
 }
 
-function manifest() {
-  const text = fs.readFileSync(path.join(vectors, 'manifest.txt'), 'utf8');
+function manifest(name = 'manifest.txt') {
+  const text = fs.readFileSync(path.join(vectors, name), 'utf8');
   return text.split(/\n\s*\n/).map((block) => {
     const v = {};
     for (const line of block.split('\n')) {
@@ -89,6 +90,9 @@ function manifest() {
 }
 
 function secretOf(v) {
+  if (v.identity) {
+    return { identities: v.identity.split(',').map((n) => fs.readFileSync(path.join(vectors, n.trim()), 'utf8')).join('\n') };
+  }
   if (v.key) return { key: parseKeyFile(fs.readFileSync(path.join(vectors, v.key), 'utf8')) };
   return { passphrase: v.passphrase };
 }
@@ -100,11 +104,17 @@ function released(spec) {
   return fs.readFileSync(path.join(vectors, m[1])).subarray(0, Number(m[2]));
 }
 
-const isAuthentication = (message) => /wrong (key|passphrase)|failed authentication/.test(message);
+const isAuthentication = (message) =>
+  /wrong (key|passphrase)|failed authentication|no identity matched|MAC does not verify/.test(message);
 
 test('every vector of the format manifest, through both readers', async () => {
   const list = manifest();
   assert.ok(list.length >= 13, 'the manifest was read');
+  // Files to recipients (format version 2), but the ASCII-armored ones: armor
+  // is the tool's and the Rust library's; this package reads the binary format.
+  const v2 = manifest('recipients.txt').filter((v) => !v.file.endsWith('.asc'));
+  assert.ok(v2.length >= 15, 'recipients.txt was read');
+  list.push(...v2);
   for (const v of list) {
     const name = `${v.file} (${v.key || 'passphrase'})`;
     const file = fs.readFileSync(path.join(vectors, v.file));
@@ -433,4 +443,45 @@ test('nonce-managed AEADs: random nonces, 28 bytes of overhead, batches', () => 
     aead.dispose();
     assert.throws(() => aead.encryptRandomNonce(Buffer.from('x')), { code: 'ERR_GCMSIV_DISPOSED' });
   }
+});
+
+test('files to recipients: identities of both kinds, mixed kinds only when asked, random access', async () => {
+  const [alice, aliceR] = generateIdentity();
+  const [bob, bobR] = generateIdentity('hybrid');
+  const [carol] = generateIdentity('x25519');
+  assert.match(aliceR, /^gcmsiv1/);
+  assert.match(bobR, /^gcmsivpq1/);
+  assert.strictEqual(identityRecipient(bob), bobR);
+  assert.throws(() => generateIdentity('rsa'), GcmsivError);
+  const plaintext = crypto.randomBytes(150000);
+  const file = await encrypt(plaintext, { recipients: [aliceR], chunkSize: 4096 }, PIECES);
+  const ok = await run(createDecryptStream({ identities: alice }), file, [999]);
+  assert.ifError(ok.error);
+  assert.deepStrictEqual(ok.out, plaintext);
+  const both = await run(createDecryptStream({ identities: `${carol}\n${alice}` }), file, [5000]);
+  assert.deepStrictEqual(both.out, plaintext);
+  const wrong = await run(createDecryptStream({ identities: carol }), file, [5000]);
+  assert.strictEqual(wrong.error.code, 'ERR_GCMSIV_AUTHENTICATION');
+  assert.match(wrong.error.message, /no identity matched/);
+  assert.strictEqual(wrong.out.length, 0);
+  const keyed = await run(createDecryptStream({ key: KEY }), file, [5000]);
+  assert.strictEqual(keyed.error.code, 'ERR_GCMSIV_FORMAT');
+  const refusal = async (options, direction) => {
+    try {
+      const make = direction === 'encrypt' ? createEncryptStream : createDecryptStream;
+      return (await run(make(options), direction === 'encrypt' ? plaintext : file, [5000])).error;
+    } catch (err) {
+      return err;
+    }
+  };
+  assert.match(String((await refusal({ recipients: [aliceR, bobR] }, 'encrypt'))?.message), /recipients in one file/);
+  const team = await encrypt(plaintext, { recipients: `# team\n${aliceR}\n${bobR}\n`, allowMixedRecipients: true }, PIECES);
+  assert.deepStrictEqual((await run(createDecryptStream({ identities: Buffer.from(bob) }), team, [7000])).out, plaintext);
+  const reader = await openEncryptedFile(memoryHandle(file), { identities: alice });
+  assert.strictEqual(reader.size, plaintext.length);
+  assert.deepStrictEqual(await reader.read(70000, 9000), plaintext.subarray(70000, 79000));
+  await reader.close();
+  assert.match(String((await refusal({ identities: aliceR }, 'decrypt'))?.message), /not a list of identities/);
+  assert.match(String((await refusal({ recipients: 'gcmsiv1qqqq' }, 'encrypt'))?.message), /line 1/);
+  assert.throws(() => createDecryptStream({ identities: alice, allowMixedRecipients: true }), TypeError);
 });

@@ -25,9 +25,13 @@ function usage() {
   process.exit(2);
 }
 
-function keyOf(hex) {
-  if (!/^[0-9a-f]{64}$/.test(hex)) usage();
-  return Buffer.from(hex, 'hex');
+// The secret argument: a key as 64 hex digits, or recipients=PATH or
+// identities=PATH (a recipients or identity file).
+function secretOf(arg) {
+  if (arg.startsWith('recipients=')) return { recipients: fs.readFileSync(arg.slice(11), 'utf8') };
+  if (arg.startsWith('identities=')) return { identities: fs.readFileSync(arg.slice(11)) };
+  if (!/^[0-9a-f]{64}$/.test(arg)) usage();
+  return { key: Buffer.from(arg, 'hex') };
 }
 
 function failed(err) {
@@ -69,14 +73,14 @@ async function main(argv) {
   const [command, ...args] = argv;
   if (command === 'encrypt' && args.length === 5) {
     const [hex, chunkSize, algorithm, input, out] = args;
-    const stream = createEncryptStream({ key: keyOf(hex), chunkSize: Number(chunkSize), algorithm });
+    const stream = createEncryptStream({ ...secretOf(hex), chunkSize: Number(chunkSize), algorithm });
     const done = drain(stream, out);
     await feed(stream, fs.readFileSync(input));
     const err = await done;
     if (err) throw err;
   } else if (command === 'decrypt' && args.length === 3) {
     const [hex, input, out] = args;
-    const stream = createDecryptStream({ key: keyOf(hex) });
+    const stream = createDecryptStream(secretOf(hex));
     const done = drain(stream, out);
     fs.createReadStream(input).pipe(stream);
     const err = await done;
@@ -84,7 +88,7 @@ async function main(argv) {
   } else if (command === 'range' && args.length === 5) {
     const [hex, input, offset, length, out] = args;
     try {
-      const reader = await openEncryptedFile(input, { key: keyOf(hex) });
+      const reader = await openEncryptedFile(input, secretOf(hex));
       try {
         fs.writeFileSync(out, await reader.read(Number(offset), Number(length)));
       } finally {

@@ -5,7 +5,8 @@
 
 use crate::InvalidTag;
 use crate::buffer::{ArrowBuffer, ByteView, FreshBuffer, init_zero};
-use crate::column::{Job, Mode, NonceSource};
+use crate::column::{Job, NonceSource};
+use crate::column_io::Mode;
 use crate::column_io::{
     Aad, BadInput, Column, Layout, Sizes, Width, check, offset_at, write_offsets, write_validity,
 };

@@ -8,28 +8,11 @@
 //! equal (value, associated data) pairs give equal ciphertexts.
 
 use crate::buffer::{init_array, init_copy};
-use crate::column_io::{Aad, Column};
+use crate::column_io::{Aad, Column, Mode};
 use gcmsiv::{Algorithm, Backend, BatchItem, Cipher, Error, NONCE_LEN, TAG_LEN};
 use std::mem::MaybeUninit;
 use std::ops::Range;
 use zeroize::Zeroizing;
-
-/// How values are encrypted.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    Random,
-    Deterministic,
-}
-
-impl Mode {
-    /// Bytes a stored value holds beyond its plaintext.
-    pub(crate) fn overhead(self) -> usize {
-        match self {
-            Mode::Random => NONCE_LEN + TAG_LEN,
-            Mode::Deterministic => TAG_LEN,
-        }
-    }
-}
 
 /// The nonce of every value in deterministic mode: the synthetic IV (the tag, a PRF of
 /// key, associated data and value) is then the only thing that varies, which is the

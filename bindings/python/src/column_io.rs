@@ -5,8 +5,7 @@
 //! checked whole before any work: offsets in order and inside the data, lengths inside
 //! RFC 8452's limits and the result's offset width.
 
-use crate::column::Mode;
-use gcmsiv::{A_MAX, P_MAX};
+use gcmsiv::{A_MAX, NONCE_LEN, P_MAX, TAG_LEN};
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
@@ -355,6 +354,23 @@ pub(crate) fn check(
     }
     sizes.data = total as usize;
     Ok(sizes)
+}
+
+/// How values are encrypted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Random,
+    Deterministic,
+}
+
+impl Mode {
+    /// Bytes a stored value holds beyond its plaintext.
+    pub(crate) fn overhead(self) -> usize {
+        match self {
+            Mode::Random => NONCE_LEN + TAG_LEN,
+            Mode::Deterministic => TAG_LEN,
+        }
+    }
 }
 
 impl Mode {

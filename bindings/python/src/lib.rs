@@ -9,10 +9,13 @@
 
 #![deny(unsafe_code)]
 
+// column_io (a column's layout, the modes, the checks of its values) sits
+// below column (the batch work on it), which sits below arrow (the Python
+// entry points): none uses one above it.
 mod arrow;
 mod buffer;
-mod column;
 mod column_io;
+mod column;
 mod kdf;
 mod pyca;
 mod ops;
@@ -255,9 +258,9 @@ aead_class!(
         standard and fastest. It must never repeat under this key."
 );
 
-/// The backend a new key runs on: ``"aesni-vaes"`` (VAES and VPCLMULQDQ as well),
-/// ``"aesni-clmul"`` (AES-NI and PCLMULQDQ) or ``"portable"`` (constant-time software).
-/// Chosen once per key from the CPU's features.
+/// The backend a new key runs on: one of :func:`backends` (``"aesni-vaes"``,
+/// ``"aesni-clmul"``, ``"armv8-aes-pmull"`` or ``"portable"``), the fastest this CPU
+/// runs. Chosen once per key from the CPU's features.
 #[pyfunction]
 fn backend() -> &'static str {
     gcmsiv::Backend::select().name()
@@ -271,6 +274,15 @@ fn backend_bits() -> u32 {
     gcmsiv::Backend::select().register_bits()
 }
 
+/// Every backend this library knows, portable first, as ``(name, available)``
+/// pairs: whether this CPU runs it. The library's own list, not one spelled out here.
+#[pyfunction]
+fn backends() -> Vec<(&'static str, bool)> {
+    gcmsiv_glue::backend_names()
+        .map(|name| (name, gcmsiv_glue::backend_named(name).is_some_and(|b| b.if_supported().is_some())))
+        .collect()
+}
+
 #[pymodule]
 fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AESGCMSIV>()?;
@@ -278,6 +290,7 @@ fn _gcmsiv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(backend_bits, m)?)?;
+    m.add_function(wrap_pyfunction!(backends, m)?)?;
     stream::register(m)?;
     m.add_function(wrap_pyfunction!(arrow::_arrow_seal, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::_arrow_open, m)?)?;

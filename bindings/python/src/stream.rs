@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex};
 
 use gcmsiv_stream::format::HEADER_LEN;
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, DecodeError, Error, MASTER_LEN, MasterKey, OpenStream, Options, RandomAccess,
-    SealStream, Secret,
+    Algorithm, Argon2Cost, DecodeError, Error, Header, Identity, MASTER_LEN, MasterKey, OpenStream, Options,
+    RandomAccess, Recipient, RecipientKind, SealStream, Secret,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -134,6 +134,32 @@ impl StreamSecret {
         let mut bytes = Zeroizing::new(vec![0u8; passphrase.len()]);
         passphrase.copy_to(0, &mut bytes);
         Ok(StreamSecret(Secret::passphrase(&bytes[..])))
+    }
+
+    /// Recipients to write to: a recipients file's text (one `gcmsiv1...` or
+    /// `gcmsivpq1...` string a line, `#` comments), 1 to 256; both kinds together
+    /// only with `mixed` (refused when the file is made otherwise).
+    #[staticmethod]
+    fn from_recipients(text: &str, mixed: bool) -> PyResult<Self> {
+        let list = Recipient::parse_list(text)
+            .map_err(|why| PyValueError::new_err(format!("not a list of recipients: {why}")))?;
+        if list.is_empty() {
+            return Err(PyValueError::new_err("no recipient given"));
+        }
+        Ok(StreamSecret(if mixed { Secret::MixedRecipients(list) } else { Secret::Recipients(list) }))
+    }
+
+    /// Identities to read with: an identity file's text (`GCMSIV-SECRET-KEY-...`
+    /// lines, `#` comments). The error never quotes it.
+    #[staticmethod]
+    fn from_identities(text: ByteView<'_>) -> PyResult<Self> {
+        let mut bytes = Zeroizing::new(vec![0u8; text.len()]);
+        text.copy_to(0, &mut bytes);
+        let text = core::str::from_utf8(&bytes)
+            .map_err(|_| PyValueError::new_err("identities must be UTF-8 text"))?;
+        let list = Identity::parse_list(text)
+            .map_err(|why| PyValueError::new_err(format!("not a list of identities: {why}")))?;
+        Ok(StreamSecret(Secret::Identities(list)))
     }
 
     fn __repr__(&self) -> &'static str {
@@ -323,7 +349,39 @@ impl PyRandomAccess {
     }
 }
 
+/// A new identity of `kind` (`"x25519"` or `"hybrid"`, ML-KEM-768 with X25519):
+/// `(identity, recipient)` strings; keep the identity secret.
+#[pyfunction]
+#[pyo3(signature = (kind = "x25519"))]
+fn generate_identity(kind: &str) -> PyResult<(String, String)> {
+    let kind = match kind {
+        "x25519" => RecipientKind::X25519,
+        "hybrid" => RecipientKind::Hybrid,
+        other => return Err(PyValueError::new_err(format!("kind is 'x25519' or 'hybrid', not {other:?}"))),
+    };
+    let identity = Identity::generate(kind).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((identity.to_secret_string().to_string(), identity.recipient().to_string()))
+}
+
+/// The recipient string of one identity string.
+#[pyfunction]
+fn identity_recipient(identity: &str) -> PyResult<String> {
+    let identity =
+        Identity::parse(identity).map_err(|why| PyValueError::new_err(format!("not an identity: {why}")))?;
+    Ok(identity.recipient().to_string())
+}
+
+/// How long the header of the file starting with `prefix` is, as far as `prefix`
+/// tells (read until it is at most what was read).
+#[pyfunction]
+fn _stream_header_needed(prefix: &[u8]) -> PyResult<usize> {
+    Header::needed(prefix).map_err(|e| stream_err(Error::Decode(e)))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(generate_identity, m)?)?;
+    m.add_function(wrap_pyfunction!(identity_recipient, m)?)?;
+    m.add_function(wrap_pyfunction!(_stream_header_needed, m)?)?;
     m.add_class::<StreamSecret>()?;
     m.add_class::<PySealStream>()?;
     m.add_class::<PyOpenStream>()?;

@@ -16,11 +16,14 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_exports() -> None:
-    exported = {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"}
-    exported |= {"GcmsivFile", "open"}
+    exported = {"AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits", "backends"}
+    exported |= {"GcmsivFile", "generate_identity", "identity_recipient", "open"}
     assert set(gcmsiv.__all__) == exported
     assert re.fullmatch(r"\d+\.\d+\.\d+", gcmsiv.__version__)
-    assert gcmsiv.backend() in ("aesni-vaes", "aesni-clmul", "armv8-aes-pmull", "portable")
+    listed = gcmsiv.backends()
+    assert [name for name, _ in listed][:4] == ["portable", "aesni-clmul", "aesni-vaes", "armv8-aes-pmull"]
+    assert listed[0] == ("portable", True)
+    assert (gcmsiv.backend(), True) in listed
     widths = {"portable": {64}, "aesni-clmul": {128}, "aesni-vaes": {256, 512}, "armv8-aes-pmull": {128}}
     assert gcmsiv.backend_bits() in widths[gcmsiv.backend()]
     for name in ("AESGCMSIV", "AESGCM", "InvalidTag"):

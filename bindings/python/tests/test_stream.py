@@ -51,14 +51,15 @@ def _file_ref(ref: str) -> bytes:
     return data[: int(cut.rstrip("]"))] if cut else data
 
 
-def load_manifest() -> list[Vector]:
-    text = (FORMAT / "manifest.txt").read_text()
+def load_manifest(name: str = "manifest.txt") -> list[Vector]:
+    text = (FORMAT / name).read_text()
     blocks = [b for b in text.split("\n\n") if b.strip() and not b.lstrip().startswith("#")]
     vectors = []
     known = {
         "file",
         "key",
         "passphrase",
+        "identity",
         "algorithm",
         "chunk_size",
         "plaintext",
@@ -69,7 +70,12 @@ def load_manifest() -> list[Vector]:
     for block in blocks:
         fields = dict(line.split(" = ", 1) for line in block.strip().splitlines() if not line.startswith("#"))
         assert set(fields) <= known, f"unknown manifest field in {fields}"
-        if "key" in fields:
+        if fields["file"].endswith(".asc"):
+            continue  # ASCII armor is the tool's and the Rust library's
+        if "identity" in fields:
+            names = [n.strip() for n in fields["identity"].split(",")]
+            secret = {"identities": "\n".join((FORMAT / n).read_text() for n in names)}
+        elif "key" in fields:
             secret = {"key_file": str(FORMAT / fields["key"])}
         else:
             secret = {"passphrase": fields["passphrase"]}
@@ -84,15 +90,22 @@ def load_manifest() -> list[Vector]:
                 source=fields["source"],
             )
         )
-    assert len(vectors) >= 13 and any(v.error for v in vectors), "the manifest was not read"
+    assert len(vectors) >= 13 and any(v.error for v in vectors), f"{name} was not read"
     return vectors
 
 
-VECTORS_LIST = load_manifest()
+# Files to keys and passphrases, and to recipients (format version 2).
+VECTORS_LIST = load_manifest() + load_manifest("recipients.txt")
 
 
 def _expected_type(message: str) -> type[BaseException]:
-    auth = ("wrong key", "wrong passphrase", "failed authentication")
+    auth = (
+        "wrong key",
+        "wrong passphrase",
+        "failed authentication",
+        "no identity matched",
+        "MAC does not verify",
+    )
     return gcmsiv.InvalidTag if any(a in message for a in auth) else ValueError
 
 
@@ -721,3 +734,47 @@ def test_file_inside_a_larger_file() -> None:
         f.seek(5000)
         assert f.read(3000) == data[5000:8000]
         assert f.seek(0, io.SEEK_END) == len(data)
+
+
+# --- recipients ----------------------------------------------------------------------
+
+
+def test_recipients_round_trip(tmp_path: pathlib.Path) -> None:
+    alice, alice_r = gcmsiv.generate_identity()
+    bob, bob_r = gcmsiv.generate_identity("hybrid")
+    carol, _ = gcmsiv.generate_identity("x25519")
+    assert alice.startswith("GCMSIV-SECRET-KEY-1") and alice_r.startswith("gcmsiv1")
+    assert bob_r.startswith("gcmsivpq1") and gcmsiv.identity_recipient(bob) == bob_r
+    with pytest.raises(ValueError, match="x25519"):
+        gcmsiv.generate_identity("rsa")
+    data = os.urandom(150_000)
+    path = tmp_path / "to-alice.gcmsiv"
+    with gcmsiv.open(path, "wb", recipients=[alice_r], chunk_size=4096) as f:
+        f.write(data)
+    with gcmsiv.open(path, identities=alice) as f:
+        assert f.read() == data
+    with gcmsiv.open(path, identities=carol + "\n" + alice) as f:
+        f.seek(70_000)
+        assert f.read(9000) == data[70_000:79_000]  # random access over the longer header
+    with pytest.raises(gcmsiv.InvalidTag, match="no identity matched"):
+        with gcmsiv.open(path, identities=carol) as f:
+            f.read()
+    with pytest.raises(ValueError, match="identit"), gcmsiv.open(path, key=bytes(32)) as f:
+        f.read()
+    with pytest.raises(ValueError, match="recipients in one file"):
+        gcmsiv.open(tmp_path / "team.gcmsiv", "wb", recipients=[alice_r, bob_r])
+    with gcmsiv.open(
+        tmp_path / "team.gcmsiv",
+        "wb",
+        recipients=f"# team\n{alice_r}\n{bob_r}\n",
+        allow_mixed_recipients=True,
+    ) as f:
+        f.write(data)
+    with gcmsiv.open(tmp_path / "team.gcmsiv", identities=bob.encode()) as f:
+        assert f.read() == data
+    with pytest.raises(ValueError, match="line 1"):
+        gcmsiv.open(path, "wb", recipients="gcmsiv1qqqq")
+    with pytest.raises(ValueError, match="not a list of identities"):
+        gcmsiv.open(path, identities=alice_r)
+    with pytest.raises(ValueError, match="only to recipients"):
+        gcmsiv.open(path, identities=alice, allow_mixed_recipients=True)

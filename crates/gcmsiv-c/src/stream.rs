@@ -31,10 +31,10 @@ use crate::ffi::{
 };
 use crate::sizes::{GCMSIV_AES_128_GCM_SIV, GCMSIV_AES_256_GCM_SIV};
 use core::ffi::{c_char, c_int};
-use gcmsiv_stream::format::HEADER_LEN;
+use gcmsiv_stream::format::{HEADER_LEN, MAX_HEADER_LEN};
 use gcmsiv_stream::{
-    Algorithm, Argon2Cost, DecodeError, Error, MasterKey, OpenStream, Options, RandomAccess, SealStream,
-    Secret,
+    Algorithm, Argon2Cost, DecodeError, Error, Header, Identity, MasterKey, OpenStream, Options,
+    RandomAccess, Recipient, RecipientKind, SealStream, Secret,
 };
 use std::cell::{Cell, RefCell};
 use std::ffi::CString;
@@ -231,6 +231,206 @@ pub unsafe extern "C" fn gcmsiv_secret_new_passphrase(
             Ok(GcmsivSecret { secret: Secret::passphrase(passphrase) })
         })
     }
+}
+
+/// Text from C: UTF-8, else `GCMSIV_ERR_INVALID` naming `what`.
+///
+/// # Safety
+/// `text` covers `text_len` readable bytes.
+unsafe fn text_in<'a>(text: *const u8, text_len: usize, what: &str) -> Result<&'a str, c_int> {
+    // SAFETY: the caller's contract.
+    let bytes = unsafe { input(text, text_len) }?;
+    core::str::from_utf8(bytes)
+        .map_err(|_| fail(GCMSIV_ERR_INVALID, &format!("the {what} is not UTF-8 text")))
+}
+
+/// Public-key recipients to write a file to (format version 2): the text of a
+/// recipients file (one `gcmsiv1...` or `gcmsivpq1...` string a line; empty
+/// lines and `#` comments allowed), 1 to 256 of them. Both kinds together are
+/// refused when the file is made unless `allow_mixed` is 1: such a file is only
+/// as safe as X25519 against a quantum computer (docs/FORMAT.md). Such a
+/// secret writes files; it cannot read them. `GCMSIV_ERR_INVALID` (the message
+/// names the line) for text that is not a list of recipients.
+///
+/// # Safety
+/// `secret_out` writable; `text` covers `text_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_secret_new_recipients(
+    secret_out: *mut *mut GcmsivSecret,
+    text: *const u8,
+    text_len: usize,
+    allow_mixed: c_int,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        make(secret_out, || {
+            let text = text_in(text, text_len, "recipients list")?;
+            let list = Recipient::parse_list(text)
+                .map_err(|why| fail(GCMSIV_ERR_INVALID, &format!("not a list of recipients: {why}")))?;
+            if list.is_empty() {
+                return Err(fail(GCMSIV_ERR_INVALID, "the list holds no recipient"));
+            }
+            let secret = match allow_mixed {
+                0 => Secret::Recipients(list),
+                1 => Secret::MixedRecipients(list),
+                _ => return Err(fail(GCMSIV_ERR_INVALID, "allow_mixed is 0 or 1")),
+            };
+            Ok(GcmsivSecret { secret })
+        })
+    }
+}
+
+/// Identities (private keys) to read files encrypted to their recipients:
+/// the text of an identity file (`GCMSIV-SECRET-KEY-...` lines; empty lines
+/// and `#` comments allowed), at least one. A writer given identities encrypts
+/// to their recipients. `GCMSIV_ERR_INVALID` (naming the line, never quoting
+/// it) for text that is not a list of identities.
+///
+/// # Safety
+/// `secret_out` writable; `text` covers `text_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_secret_new_identities(
+    secret_out: *mut *mut GcmsivSecret,
+    text: *const u8,
+    text_len: usize,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        make(secret_out, || {
+            let text = text_in(text, text_len, "identity list")?;
+            let list = Identity::parse_list(text)
+                .map_err(|why| fail(GCMSIV_ERR_INVALID, &format!("not a list of identities: {why}")))?;
+            Ok(GcmsivSecret { secret: Secret::Identities(list) })
+        })
+    }
+}
+
+/// Copies `text` into C's buffer: `GCMSIV_ERR_BUFFER_TOO_SMALL` (with the
+/// length needed in `*out_len`) if it does not fit.
+///
+/// # Safety
+/// `out` covers `out_cap` writable bytes; `out_len` writable.
+unsafe fn text_out(text: &str, out: *mut u8, out_cap: usize, out_len: *mut usize) -> Result<(), c_int> {
+    if out_len.is_null() {
+        return Err(fail(GCMSIV_ERR_NULL_POINTER, "NULL output length"));
+    }
+    // SAFETY: the caller's contract.
+    unsafe { put(out_len, text.len()) };
+    if text.len() > out_cap {
+        return Err(fail(GCMSIV_ERR_BUFFER_TOO_SMALL, "the buffer is too small for the text"));
+    }
+    // SAFETY: the caller's contract.
+    let out = unsafe { output(out, out_cap) }?;
+    out[..text.len()].copy_from_slice(text.as_bytes());
+    Ok(())
+}
+
+/// A new identity from the operating system's random generator, written as
+/// its identity string (`GCMSIV-SECRET-KEY-...`, no NUL; keep it secret):
+/// `kind` `GCMSIV_RECIPIENT_X25519` or `GCMSIV_RECIPIENT_HYBRID` (ML-KEM-768 +
+/// X25519). `*out_len` is the string's length (set also when `out_cap` is too
+/// small: `GCMSIV_ERR_BUFFER_TOO_SMALL`; [`gcmsiv_identity_max_bytes`] always fits).
+///
+/// # Safety
+/// `out` covers `out_cap` writable bytes; `out_len` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_identity_generate(
+    kind: c_int,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> c_int {
+    run(|| {
+        let kind = u8::try_from(kind).ok().and_then(RecipientKind::from_id).ok_or_else(|| {
+            fail(GCMSIV_ERR_INVALID, "kind is GCMSIV_RECIPIENT_X25519 or GCMSIV_RECIPIENT_HYBRID")
+        })?;
+        let identity = Identity::generate(kind).map_err(|e| stream_status(&e))?;
+        let text = identity.to_secret_string();
+        // SAFETY: the caller's contract.
+        unsafe { text_out(&text, out, out_cap, out_len) }
+    })
+}
+
+/// The recipient (public key, `gcmsiv1...` or `gcmsivpq1...`, no NUL) of one
+/// identity string, to give to those who will encrypt to it. Lengths as in
+/// [`gcmsiv_identity_generate`] ([`gcmsiv_recipient_max_bytes`] always fits).
+///
+/// # Safety
+/// `identity` covers `identity_len` readable bytes; `out` covers `out_cap`
+/// writable bytes; `out_len` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_identity_recipient(
+    identity: *const u8,
+    identity_len: usize,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> c_int {
+    run(|| {
+        // SAFETY: the caller's contract.
+        let text = unsafe { text_in(identity, identity_len, "identity") }?;
+        let identity = Identity::parse(text)
+            .map_err(|why| fail(GCMSIV_ERR_INVALID, &format!("not an identity: {why}")))?;
+        let recipient = identity.recipient().to_string();
+        // SAFETY: the caller's contract.
+        unsafe { text_out(&recipient, out, out_cap, out_len) }
+    })
+}
+
+/// How long the header of the file that starts with `prefix` is, as far as
+/// `prefix` tells: its whole length once `prefix` reaches every length field
+/// (86 for version 1; version 2's depends on its recipients), else a length
+/// the prefix must reach to tell more. A reader calls it until `*needed` is at
+/// most what it has read, then hands that many bytes to `gcmsiv_reader_new`.
+/// A prefix that is no gcmsiv file, or a hostile header (too many stanzas, an
+/// unknown kind), is refused here, before more is read.
+///
+/// # Safety
+/// `prefix` covers `prefix_len` readable bytes; `needed` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gcmsiv_file_header_needed(
+    prefix: *const u8,
+    prefix_len: usize,
+    needed: *mut usize,
+) -> c_int {
+    run(|| {
+        if needed.is_null() {
+            return Err(fail(GCMSIV_ERR_NULL_POINTER, "NULL output"));
+        }
+        // SAFETY: the caller's contract.
+        let prefix = unsafe { input(prefix, prefix_len) }?;
+        let n = Header::needed(prefix).map_err(|e| stream_status(&Error::Decode(e)))?;
+        // SAFETY: checked non-null; writable by the contract.
+        unsafe { put(needed, n) };
+        Ok(())
+    })
+}
+
+/// The length of a Bech32 string with a human-readable part of `hrp_len`
+/// bytes and `data_len` bytes of data: the part, `1`, five bits a character,
+/// six checksum characters.
+const fn bech32_len(hrp_len: usize, data_len: usize) -> usize {
+    hrp_len + 1 + (data_len * 8).div_ceil(5) + 6
+}
+
+/// The longest identity string (`GCMSIV-SECRET-KEY-PQ-1...`): room enough for
+/// [`gcmsiv_identity_generate`]'s output.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_identity_max_bytes() -> usize {
+    bech32_len("gcmsiv-secret-key-pq-".len(), gcmsiv_stream::recipients::IDENTITY_LEN)
+}
+
+/// The longest recipient string (a hybrid one, `gcmsivpq1...`): room enough
+/// for [`gcmsiv_identity_recipient`]'s output.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_recipient_max_bytes() -> usize {
+    bech32_len("gcmsivpq".len(), RecipientKind::Hybrid.public_len())
+}
+
+/// The longest header a file can have: version 2 with 256 hybrid stanzas.
+#[unsafe(no_mangle)]
+pub extern "C" fn gcmsiv_file_header_max_bytes() -> usize {
+    MAX_HEADER_LEN
 }
 
 /// Frees (and zeroizes) a secret. NULL is ignored.

@@ -102,6 +102,177 @@ pub enum Command {
     Decrypt(DecryptArgs),
     /// Show the version, and which AES code this CPU runs (backend and register width)
     Info,
+    /// Tink keysets: make and rotate them, and encrypt or decrypt a message with one
+    #[command(after_help = KEYSET_EXAMPLES)]
+    Keyset(KeysetArgs),
+}
+
+const KEYSET_EXAMPLES: &str = "\
+Examples:
+  gcmsiv keygen -o master.key
+  gcmsiv keyset new --master-key master.key -o keys.json          # AES256_GCM_SIV
+  gcmsiv keyset add --master-key master.key keys.json             # prints the new key id
+  gcmsiv keyset promote --master-key master.key keys.json 1234567
+  gcmsiv keyset encrypt --master-key master.key keys.json -o msg.bin msg.txt
+  gcmsiv keyset disable --master-key master.key keys.json 7654321
+  gcmsiv keyset list --cleartext tink-keyset.json                 # a cleartext Tink keyset
+
+Keysets are Tink's (JSON or binary protobuf, written back in the format they were
+read in), encrypted as Tink's EncryptedKeyset under a key derived from the key file
+given with --master-key; --cleartext reads and writes them unencrypted (anyone who can
+read such a file has the keys). Ciphertexts are Tink's: any Tink AEAD with the same
+keyset opens them, and this opens Tink's.";
+
+#[derive(Debug, Args)]
+pub struct KeysetArgs {
+    #[command(subcommand)]
+    pub command: KeysetCommand,
+}
+
+/// How the keyset file is protected: exactly one of the two.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct KeysetAccess {
+    /// The keyset is encrypted under a key derived from this key file (`gcmsiv keygen`)
+    #[arg(long, value_name = "FILE")]
+    pub master_key: Option<PathBuf>,
+    /// The keyset is not encrypted: its keys are in the file in the clear
+    #[arg(long)]
+    pub cleartext: bool,
+}
+
+/// A keyset file to change in place, and how it is protected.
+#[derive(Debug, Args)]
+pub struct KeysetFile {
+    #[command(flatten)]
+    pub access: KeysetAccess,
+    /// The keyset file (Tink's JSON or binary; rewritten in place, in its format)
+    #[arg(value_name = "KEYSET")]
+    pub keyset: PathBuf,
+}
+
+/// A keyset file and one of its key ids.
+#[derive(Debug, Args)]
+pub struct KeysetKey {
+    #[command(flatten)]
+    pub file: KeysetFile,
+    /// The key's id, as `gcmsiv keyset list` shows it
+    #[arg(value_name = "KEY_ID")]
+    pub key_id: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TemplateArg {
+    #[value(name = "AES256_GCM_SIV")]
+    Aes256GcmSiv,
+    #[value(name = "AES128_GCM_SIV")]
+    Aes128GcmSiv,
+    #[value(name = "AES256_GCM")]
+    Aes256Gcm,
+    #[value(name = "AES128_GCM")]
+    Aes128Gcm,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrefixArg {
+    /// 0x01 and the key id (Tink's default)
+    Tink,
+    /// 0x00 and the key id
+    Legacy,
+    /// 0x00 and the key id
+    Crunchy,
+    /// None: the key is found by trial decryption
+    Raw,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeysetFormatArg {
+    /// Tink's JSON
+    Json,
+    /// Tink's binary protobuf
+    Binary,
+}
+
+/// The kind of a new key.
+#[derive(Debug, Args)]
+pub struct KeyTemplate {
+    /// The key's algorithm (Tink's template name)
+    #[arg(long, value_enum, default_value_t = TemplateArg::Aes256GcmSiv)]
+    pub template: TemplateArg,
+    /// What its ciphertexts start with
+    #[arg(long, value_enum, default_value_t = PrefixArg::Tink)]
+    pub prefix: PrefixArg,
+}
+
+/// A message to encrypt or decrypt with a keyset.
+#[derive(Debug, Args)]
+pub struct KeysetMessage {
+    #[command(flatten)]
+    pub access: KeysetAccess,
+    /// The keyset file
+    #[arg(value_name = "KEYSET")]
+    pub keyset: PathBuf,
+    /// Input file; standard input if absent or "-" (read whole: a message, not a
+    /// stream; for large files use `gcmsiv encrypt`)
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+    /// Output file; standard output if absent or "-" (refused if it is a terminal)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists
+    #[arg(short, long)]
+    pub force: bool,
+    /// Associated data: authenticated with the message, not encrypted, and needed
+    /// again (the same) to decrypt
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub associated_data: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysetCommand {
+    /// Write a new keyset of one key, its primary
+    New {
+        #[command(flatten)]
+        access: KeysetAccess,
+        #[command(flatten)]
+        template: KeyTemplate,
+        /// The keyset file's format
+        #[arg(long, value_enum, default_value_t = KeysetFormatArg::Json)]
+        format: KeysetFormatArg,
+        /// Write the keyset to FILE (created with mode 0600; an existing file is
+        /// never replaced) instead of standard output
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Add a new enabled key (not primary unless --promote) and print its id
+    Add {
+        #[command(flatten)]
+        file: KeysetFile,
+        #[command(flatten)]
+        template: KeyTemplate,
+        /// Make the new key the primary at once
+        #[arg(long)]
+        promote: bool,
+    },
+    /// Make a key the primary: it encrypts from now on
+    Promote(KeysetKey),
+    /// Stop using a key (its ciphertexts no longer decrypt) but keep it
+    Disable(KeysetKey),
+    /// Use a disabled key again
+    Enable(KeysetKey),
+    /// Destroy a key's material, keeping its id (its ciphertexts are lost for good)
+    Destroy(KeysetKey),
+    /// Remove a key and its id from the keyset
+    Delete(KeysetKey),
+    /// List the keys: id, status, prefix, algorithm, which one is primary
+    List {
+        #[command(flatten)]
+        file: KeysetFile,
+    },
+    /// Encrypt a message with the primary key (Tink's ciphertext format)
+    Encrypt(KeysetMessage),
+    /// Decrypt a message made with any enabled key of the keyset (or by Tink)
+    Decrypt(KeysetMessage),
 }
 
 #[derive(Debug, Args)]
@@ -309,6 +480,20 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn keysets_need_a_master_key_or_cleartext() {
+        let parse = |args: &[&str]| Cli::try_parse_from(args.iter().copied());
+        assert!(parse(&["gcmsiv", "keyset", "list", "--cleartext", "k.json"]).is_ok());
+        assert!(parse(&["gcmsiv", "keyset", "list", "--master-key", "m.key", "k.json"]).is_ok());
+        assert!(parse(&["gcmsiv", "keyset", "list", "k.json"]).is_err());
+        assert!(parse(&["gcmsiv", "keyset", "list", "--cleartext", "--master-key", "m", "k.json"]).is_err());
+        assert!(parse(&["gcmsiv", "keyset", "new", "--cleartext", "--template", "AES128_GCM"]).is_ok());
+        assert!(parse(&["gcmsiv", "keyset", "new", "--cleartext", "--template", "AES192_GCM"]).is_err());
+        assert!(parse(&["gcmsiv", "keyset", "promote", "--cleartext", "k.json", "12"]).is_ok());
+        assert!(parse(&["gcmsiv", "keyset", "promote", "--cleartext", "k.json", "-1"]).is_err());
+        assert!(parse(&["gcmsiv", "keyset", "encrypt", "--cleartext", "k.json", "in", "-o", "out"]).is_ok());
     }
 
     #[test]

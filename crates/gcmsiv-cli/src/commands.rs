@@ -43,7 +43,7 @@ pub fn keygen(args: KeygenArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::usage(format!("cannot get random bytes from the operating system: {e}")))?;
     let text = key.to_key_file();
     match args.output.filter(|p| p != Path::new("-")) {
-        Some(path) => write_secret_file(&path, &text, "key file"),
+        Some(path) => write_secret_file(&path, text.as_bytes(), "key file"),
         None => write_stdout(text.as_bytes()),
     }
 }
@@ -58,7 +58,7 @@ pub fn identity(args: IdentityArgs) -> Result<(), Failure> {
     let recipient = identity.recipient().to_string();
     match args.output.filter(|p| p != Path::new("-")) {
         Some(path) => {
-            write_secret_file(&path, &text, "identity file")?;
+            write_secret_file(&path, text.as_bytes(), "identity file")?;
             write_stdout(format!("{recipient}\n").as_bytes())
         }
         None => {
@@ -80,7 +80,7 @@ pub fn recipient(args: RecipientArgs) -> Result<(), Failure> {
     write_stdout(out.as_bytes())
 }
 
-fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
     io::stdout()
         .write_all(bytes)
         .map_err(|e| Failure::usage(format!("cannot write standard output: {}", io_reason(&e))))
@@ -89,7 +89,7 @@ fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
 /// Creates a file that holds a secret: mode 0600 from the start, never over an
 /// existing file, synced with its directory (a key whose backups were made must
 /// not vanish in a power loss).
-fn write_secret_file(path: &Path, text: &str, what: &str) -> Result<(), Failure> {
+pub(crate) fn write_secret_file(path: &Path, bytes: &[u8], what: &str) -> Result<(), Failure> {
     let exists =
         || Failure::usage(format!("{} already exists: refusing to overwrite a {what}", path.display()));
     if path.symlink_metadata().is_ok() {
@@ -97,7 +97,7 @@ fn write_secret_file(path: &Path, text: &str, what: &str) -> Result<(), Failure>
     }
     // Temporary files are created with mode 0600, so the secret is never readable by others.
     let mut temp = temp_beside(path)?;
-    temp.write_all(text.as_bytes())
+    temp.write_all(bytes)
         .and_then(|()| temp.as_file().sync_all())
         .map_err(|e| Failure::io("cannot write", path, e))?;
     temp.persist_noclobber(path).map_err(|e| match e.error.kind() {
@@ -520,7 +520,7 @@ fn passphrase_source(secret: &Secret_, input: &Input) -> Result<PassphraseSource
 
 /// Reads and parses a key file; warns if others can read it (also with `-q`:
 /// an exposed key is not noise).
-fn read_key_file(path: &Path) -> Result<MasterKey, Failure> {
+pub(crate) fn read_key_file(path: &Path) -> Result<MasterKey, Failure> {
     let file = File::open(path).map_err(|e| Failure::io("cannot read key file", path, e))?;
     let meta = file.metadata().map_err(|e| Failure::io("cannot read key file", path, e))?;
     if meta.permissions().mode() & 0o077 != 0 {

@@ -25,13 +25,15 @@ pub enum Failure {
     Armor(String),
     /// Arguments, files or the environment do not allow the command to run.
     Usage(String),
+    /// A message that no key of the keyset opens (the reason).
+    Rejected(String),
 }
 
 impl Failure {
     /// The process exit status for this failure.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Failure::Data(_) | Failure::Armor(_) => EXIT_DATA,
+            Failure::Data(_) | Failure::Armor(_) | Failure::Rejected(_) => EXIT_DATA,
             Failure::Usage(_) => EXIT_USAGE,
         }
     }
@@ -66,14 +68,18 @@ impl fmt::Display for Failure {
             Failure::Data(DecodeError::NeedsIdentity) => {
                 f.write_str("this file was encrypted to recipients: decrypt it with -i/--identity")
             }
-            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: true }) => {
-                f.write_str("this file was encrypted with a passphrase: decrypt it with -p/--passphrase")
-            }
-            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: false }) => {
-                f.write_str("this file was encrypted with a key file: decrypt it with -k/--key-file")
-            }
+            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: true }) => f.write_str(
+                "this file was encrypted with a passphrase, not to recipients: \
+                 decrypt it with -p/--passphrase, not -i",
+            ),
+            Failure::Data(DecodeError::NotForIdentities { file_uses_passphrase: false }) => f.write_str(
+                "this file was encrypted with a key file, not to recipients: \
+                 decrypt it with -k/--key-file, not -i",
+            ),
             Failure::Data(err) => err.fmt(f),
-            Failure::Usage(message) | Failure::Armor(message) => f.write_str(message),
+            Failure::Usage(message) | Failure::Armor(message) | Failure::Rejected(message) => {
+                f.write_str(message)
+            }
         }
     }
 }

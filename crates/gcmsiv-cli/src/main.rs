@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod error;
+mod keyset;
 mod output;
 mod passphrase;
 mod progress;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         Command::Encrypt(args) => start_pool(&args.common).and_then(|()| commands::encrypt(args)),
         Command::Decrypt(args) => start_pool(&args.common).and_then(|()| commands::decrypt(args)),
         Command::Info => commands::info(),
+        Command::Keyset(args) => keyset::run(args.command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

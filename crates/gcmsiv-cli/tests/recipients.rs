@@ -189,9 +189,14 @@ fn secrets_of_the_wrong_kind_say_which_to_give() {
     let to_alice = scratch.encrypt_to(b"hello", &["-r", &alice_r]);
     let out = scratch.decrypt_stdout(&to_alice, scratch.secret());
     assert_fails(&out, 1, "decrypt it with -i/--identity");
+    // Identities for a version 1 file: the file is not for identities, and
+    // the message names the secret it needs.
     let with_key = scratch.encrypt(b"hello", scratch.secret(), &[]);
     let (out, _) = decrypt_with(&scratch, &with_key, &[&alice]);
-    assert_fails(&out, 1, "decrypt it with -k/--key-file");
+    assert_fails(&out, 1, "encrypted with a key file, not to recipients: decrypt it with -k/--key-file");
+    let with_passphrase = scratch.encrypt(b"hello", Secret::Passphrase("pw"), &[]);
+    let (out, _) = decrypt_with(&scratch, &with_passphrase, &[&alice]);
+    assert_fails(&out, 1, "encrypted with a passphrase, not to recipients: decrypt it with -p/--passphrase");
     // A recipient is not an identity, nor the other way round; neither is echoed.
     let input = scratch.write("in", b"x");
     let secret_line =

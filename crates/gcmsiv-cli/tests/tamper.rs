@@ -205,6 +205,25 @@ fn trailing_data_after_the_final_chunk() {
     assert_rejected(&scratch, &bad, b"", 0, "trailing data after the final chunk");
 }
 
+/// Armor without its END line, from standard input to standard output: the
+/// final chunk authenticated, but the armor around it did not end, so none of
+/// it is released; only the whole chunks before it are.
+#[test]
+fn armor_without_its_end_line_releases_nothing_of_the_final_chunk() {
+    let scratch = Scratch::new();
+    for len in [100, 5 * CHUNK + 100] {
+        let plain = data(len);
+        let armored = scratch.encrypt(&plain, scratch.secret(), &["--chunk-size-exp", EXP, "--armor"]);
+        let text = std::str::from_utf8(&armored).unwrap();
+        let last_line = text.trim_end().rfind('\n').unwrap() + 1;
+        assert!(text[last_line..].starts_with("-----END"));
+        let before_final = (len - 1) / CHUNK * CHUNK;
+        assert_rejected(&scratch, &armored[..last_line], &plain, before_final, "malformed armor");
+        let spoiled = [&armored[..], b"more\n"].concat();
+        assert_rejected(&scratch, &spoiled, &plain, before_final, "malformed armor");
+    }
+}
+
 #[test]
 fn non_gcmsiv_inputs_and_unknown_versions() {
     let scratch = Scratch::new();

@@ -30,6 +30,12 @@ pub fn backend_number(backend: Backend) -> i32 {
     i32::try_from(index + 1).expect("internal error: a few backends")
 }
 
+/// The core's backends by name, in their numbers' order (from 1): the one
+/// list every binding shows its users, read here rather than spelled out.
+pub fn backend_names() -> impl Iterator<Item = &'static str> {
+    Backend::ALL.iter().map(|b| b.name())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{backend_named, backend_numbered};

@@ -33,7 +33,7 @@ mod scratch;
 mod batch;
 mod backend;
 
-pub use backend::{backend_named, backend_number, backend_numbered};
+pub use backend::{backend_named, backend_names, backend_number, backend_numbered};
 pub use batch::{Message, open_batch, seal_batch};
 pub use failure::{Class, Failure, Kind};
 pub use guard::guard;

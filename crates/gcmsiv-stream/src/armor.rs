@@ -339,8 +339,9 @@ enum State {
 /// the line. Errors are final: later reads return the same error again.
 ///
 /// Decoded bytes are released line by line, as they are read: a caller that
-/// needs the whole armor to be well-formed (the gcmsiv decryptors do, since the
-/// file inside is authenticated) learns it at the end of the input. The reader
+/// needs the whole armor to be well-formed learns it at the end of the input.
+/// The gcmsiv decryptors read past the file's final chunk before they release
+/// it, so they hold that chunk back until the END line has been checked. The reader
 /// parses the BEGIN line at the first read, not when it is made.
 pub struct ArmoredReader<R: Read> {
     input: Input<R>,

@@ -260,6 +260,24 @@ impl Batch {
         }
     }
 
+    /// Opens the batch, read with `after` following it (see [`Batch::open`]),
+    /// and says what follows it now: a forged chunk is reported before
+    /// anything after it. When the input itself failed just after the final
+    /// chunk (an I/O error, or armor whose END line is missing or followed by
+    /// data), the final chunk is held back although it authenticated, so a
+    /// broken transport releases nothing of the file's end. Trailing data in
+    /// the file itself does not hold it back (docs/FORMAT.md, "Chunks").
+    pub fn open_then(&mut self, session: &Session, after: After) -> After {
+        if let Err(err) = self.open(session) {
+            return After::Failed(err.into());
+        }
+        if self.ends_with_final && matches!(after, After::Failed(Error::Read(_))) {
+            self.lens.pop();
+            self.ends_with_final = false;
+        }
+        after
+    }
+
     /// Runs `f(k, last, slot, len)` on every chunk, in parallel if the layout
     /// says so; returns the first `k` for which it returned false.
     fn for_each_chunk(&mut self, f: impl Fn(usize, bool, &mut [u8], usize) -> bool + Sync) -> Option<usize> {

@@ -9,7 +9,8 @@
 //!
 //! Errors travel in order with the data: a batch carries the status of the input
 //! after its last chunk, so the writer writes every chunk before the first failure
-//! (and, when decrypting, only chunks that authenticated) and then reports it.
+//! (and, when decrypting, only chunks that authenticated, and not the final chunk
+//! if reading the input just after it failed) and then reports it.
 //!
 //! The reader thread owns the input and is not joined: after a failure it may
 //! be blocked reading a pipe; it stops at its next read, once the other stages
@@ -68,9 +69,9 @@ impl<W: Write + Send + 'static> Encryptor<W> {
             layout,
             output,
             read,
-            |batch| {
+            |batch, after| {
                 batch.seal(&session);
-                Ok(())
+                after
             },
             write,
         )
@@ -109,18 +110,19 @@ impl<R: Read + Send + 'static> Decryptor<R> {
                 (0..batch.lens.len()).map(|k| IoSlice::new(batch.body(k))).collect();
             write_all_vectored(output, &mut pieces)
         };
-        run(layout, output, read, |batch| batch.open(&session).map_err(Error::from), write)
+        run(layout, output, read, |batch, after| batch.open_then(&session, after), write)
     }
 }
 
 /// Wires the three stages together and returns the writer's verdict: `read`
-/// fills a batch and says what follows it; `crypto` seals or opens it (an
-/// error keeps the chunks before the failure); `write` writes it.
+/// fills a batch and says what follows it; `crypto` seals or opens it and
+/// says what follows it then (an error keeps the chunks before the failure);
+/// `write` writes it.
 fn run<W: Write + Send + 'static>(
     layout: Layout,
     mut output: W,
     mut read: impl FnMut(&mut Batch) -> After + Send + 'static,
-    crypto: impl Fn(&mut Batch) -> Result<(), Error>,
+    crypto: impl Fn(&mut Batch, After) -> After,
     write: impl Fn(&mut W, &Batch) -> std::io::Result<()> + Send + 'static,
 ) -> Result<W, Error> {
     let (free_tx, free_rx) = sync_channel::<Batch>(BATCHES);
@@ -146,11 +148,8 @@ fn run<W: Write + Send + 'static>(
         }
         Err(Error::Invalid("internal error: the pipeline stopped early"))
     });
-    for mut item in filled_rx.iter() {
-        if let Err(err) = crypto(&mut item.batch) {
-            // A forged chunk is reported before what follows it.
-            item.after = After::Failed(err);
-        }
+    for Item { mut batch, after } in filled_rx.iter() {
+        let item = Item { after: crypto(&mut batch, after), batch };
         let more = matches!(item.after, After::More);
         if done_tx.send(item).is_err() || !more {
             break;

@@ -22,7 +22,9 @@ use crate::session::Session;
 /// carrying the [`DecodeError`](crate::DecodeError) ([`DecodeError::from_io`](crate::DecodeError::from_io) recovers it):
 /// a file cut anywhere is `Truncated`, a chunk moved, forged or
 /// replaced is `ChunkAuthentication`, bytes after the final
-/// chunk are `TrailingData`. Only `Ok(0)` says the whole file
+/// chunk are `TrailingData`. The final chunk is released only after the
+/// input was read past it: if that read fails (an I/O error, or armor without
+/// its END line), nothing of the final chunk is released. Only `Ok(0)` says the whole file
 /// was intact; a consumer that acts on plaintext before it must be ready to
 /// undo it.
 pub struct Decryptor<R: Read> {
@@ -128,11 +130,7 @@ impl<R: Read> Decryptor<R> {
         self.batch.reset(first);
         self.at = (0, 0);
         let after = self.batch.fill_sealed(&mut self.input);
-        // A forged chunk is reported before what follows it.
-        self.after = match self.batch.open(&self.session) {
-            Ok(()) => after,
-            Err(err) => After::Failed(err.into()),
-        };
+        self.after = self.batch.open_then(&self.session, after);
     }
 }
 

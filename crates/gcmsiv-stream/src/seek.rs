@@ -136,8 +136,8 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
 /// none past the final chunk) into `batch` and authenticates them. Keeps those
 /// that authenticated before any failure; fails if chunk `first` itself did
 /// not. Chunks before the final one must be full and not final, the final one
-/// must say it is final; a final chunk before the end authenticates, and what
-/// follows it is trailing data.
+/// must say it is final and be the last bytes of `source`; a final chunk
+/// before the end authenticates, and what follows it is trailing data.
 fn load(
     session: &Session,
     geometry: &Geometry,
@@ -179,6 +179,12 @@ fn load(
             batch.reset(0);
             return Err(DecodeError::TrailingData.into());
         }
+    } else if let (true, Some(err)) = (batch.ends_with_final, failure) {
+        // The final chunk authenticated where the size says the file ends,
+        // and bytes follow it in `source` (or reading there failed): the
+        // file does not end with it, as the streaming reader finds.
+        batch.reset(0);
+        return Err(err);
     }
     Ok(())
 }

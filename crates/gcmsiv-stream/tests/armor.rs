@@ -461,3 +461,71 @@ fn a_broken_armored_file_fails_with_the_armor_error_or_the_format_error() {
     assert!(binary.starts_with(b"GCMSIV"));
     assert!(read(&binary).unwrap() == plaintext);
 }
+
+/// A writer whose bytes stay readable after a failed pipelined decryption.
+#[derive(Clone, Debug, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Armor whose END line is missing, or followed by data: every reader stops
+/// with the armor's error, and releases nothing of the final chunk (it
+/// authenticated, but the input around the file did not end cleanly), only
+/// the whole chunks before it.
+#[test]
+fn a_broken_end_of_armor_holds_the_final_chunk_back() {
+    let secret = Secret::Key(MasterKey::generate().unwrap());
+    let options = Options::new().chunk_size(1024).unwrap();
+    for len in [0, 100, 1024, 5000, 70_000] {
+        let plaintext = pattern(len);
+        let (armored, _) =
+            encrypt(&mut &plaintext[..], ArmoredWriter::new(Vec::new()), &secret, &options).unwrap();
+        let armored = armored.finish().unwrap();
+        let without_end = &armored[..armored.len() - END.len() - 1];
+        assert!(without_end.ends_with(b"\n") && !without_end.ends_with(b"-\n"));
+        let before_final = len.saturating_sub(1) / 1024 * 1024;
+        let files = [without_end.to_vec(), [&armored[..], b"data\n"].concat()];
+        for (what, file) in ["no END line", "data after the END line"].iter().zip(&files) {
+            let is_armor_error = |err: &Error| match err {
+                Error::Read(e) => ArmorError::from_io(e).is_some(),
+                _ => false,
+            };
+            for parallel in [true, false] {
+                let mut out = Vec::new();
+                let reader = MaybeArmored::new(&file[..]).unwrap();
+                let err = Decryptor::new(reader, &secret)
+                    .unwrap()
+                    .parallel(parallel)
+                    .decrypt_to(&mut out)
+                    .unwrap_err();
+                assert!(is_armor_error(&err), "{what}: {err}");
+                assert!(out == plaintext[..before_final], "{what}, {len}: released {} bytes", out.len());
+
+                let mut out = Vec::new();
+                let reader = MaybeArmored::new(&file[..]).unwrap();
+                let mut decryptor = Decryptor::new(reader, &secret).unwrap().parallel(parallel);
+                let err = decryptor.read_to_end(&mut out).unwrap_err();
+                assert!(ArmorError::from_io(&err).is_some(), "{what}: {err}");
+                assert!(out == plaintext[..before_final], "{what}, {len}: read {} bytes", out.len());
+            }
+            let out = Shared::default();
+            let reader = MaybeArmored::new(Cursor::new(file.clone())).unwrap();
+            let err = Decryptor::new(reader, &secret)
+                .unwrap()
+                .decrypt_to_pipelined(out.clone(), |_| {})
+                .unwrap_err();
+            assert!(is_armor_error(&err), "{what}: {err}");
+            let out = out.0.lock().unwrap();
+            assert!(*out == plaintext[..before_final], "{what}, {len}: piped {} bytes", out.len());
+        }
+    }
+}

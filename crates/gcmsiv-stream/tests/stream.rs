@@ -591,3 +591,42 @@ fn files_to_recipients_read_through_every_reader() {
     assert!(Encryptor::new(Vec::new(), &Secret::Recipients(Vec::new()), &options()).is_err());
     assert!(Encryptor::new(Vec::new(), &Secret::Recipients(vec![x.recipient(); 257]), &options()).is_err());
 }
+
+/// Bytes after the final chunk are `TrailingData` for every reader: the
+/// streaming reader; `SeekableDecryptor` and `RandomAccess` when the bytes are
+/// in the file and still within the final chunk's slot (beyond it, the size
+/// points at a chunk that is not there, and that chunk's error comes first);
+/// and `RandomAccess::verify_final` given more than `final_chunk` named.
+#[test]
+fn trailing_bytes_are_trailing_data_for_every_reader() {
+    fn decode<T>(result: Result<T, Error>, what: &str) -> DecodeError {
+        match result {
+            Err(Error::Decode(err)) => err,
+            Err(other) => panic!("{what}: {other:?}"),
+            Ok(_) => panic!("{what}: trailing bytes accepted"),
+        }
+    }
+    for len in [0, 5, C, 3 * C + 5] {
+        let plaintext = pattern(len);
+        let file = write_in_pieces(&plaintext, 1 << 20, &options());
+        let final_stored = (file.len() - HEADER_LEN - 1) % (C + CHUNK_OVERHEAD) + 1;
+        for extra in [1, 15, 16, 20, 100, C - 5, C + 20, 3 * C] {
+            let bad = [&file[..], &vec![0xa5; extra]].concat();
+            let what = format!("{len} bytes, {extra} more");
+            let expected = decode(decrypt(&bad[..], io::sink(), &key(1)), &what);
+            assert_eq!(expected, DecodeError::TrailingData, "{what}");
+            let seekable = decode(SeekableDecryptor::new(Cursor::new(&bad), &key(1)), &what);
+            let random = decode(random_access_all(&bad, &key(1)), &what);
+            if final_stored + extra <= C + CHUNK_OVERHEAD {
+                assert_eq!((&seekable, &random), (&expected, &expected), "{what}");
+            }
+
+            let header = &file[..file.len().min(MAX_HEADER_LEN)];
+            let mut access = RandomAccess::new(header, file.len() as u64, &key(1)).unwrap();
+            let (at, _) = access.final_chunk();
+            let verified = access.verify_final(&bad[at as usize..]);
+            assert_eq!(decode(verified, &format!("verify_final, {what}")), expected);
+            assert_eq!(access.len(), None, "{what}");
+        }
+    }
+}

@@ -100,8 +100,9 @@
 //! One message: plaintext and associated data up to [`P_MAX`] = [`A_MAX`] =
 //! 2^36 bytes (RFC 8452 section 6); longer inputs are refused before any work.
 //! One key (RFC 8452 section 9; attacker advantage at most 2^-32): random 96-bit
-//! nonces are safe (2^64 messages of up to 128 KiB, 2^48 of up to 32 MiB, 2^32
-//! of up to 8 GiB). With no nonce used more than 256 times, a key may protect
+//! nonces are safe (2^62 messages of up to 64 KiB, 2^48 of up to 16 MiB, 2^32
+//! of up to 4 GiB, plaintext and associated data together:
+//! [`random_nonce_messages_log2`] derives the figure). With no nonce used more than 256 times, a key may protect
 //! 2^61 messages of up to 16 KiB, 2^49 of up to 1 MiB, 2^35 of up to 128 MiB,
 //! or 2^29 of up to 1 GiB. With random nonces, 256 repeats stay implausible far
 //! beyond those counts. The crate README has the full table.
@@ -165,4 +166,7 @@ pub use buffers::scrubbed;
 pub use cipher::{Algorithm, Cipher};
 pub use error::Error;
 pub use gcm::GCM_FAST_IV_LEN;
-pub use limits::{A_MAX, C_MAX, GCM_A_MAX, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX, NONCE_LEN, P_MAX, TAG_LEN};
+pub use limits::{
+    A_MAX, C_MAX, GCM_A_MAX, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX, NONCE_LEN, P_MAX, TAG_LEN,
+    random_nonce_messages_log2, single_nonce_messages_log2,
+};

@@ -10,10 +10,12 @@
 //! key, because one repeated nonce reveals the XOR of two plaintexts and lets
 //! an attacker forge. With AES-GCM-SIV a repeat reveals only that the two
 //! messages (with their associated data) were equal, and each nonce gets its
-//! own derived keys. RFC 8452 section 9 bounds the attacker's advantage at
-//! 2^-32 for random nonces up to 2^64 messages of up to 128 KiB per key (2^48
-//! of up to 32 MiB, 2^32 of up to 8 GiB): the limit is the volume of data, not
-//! the chance of a repeat. The README's usage table has the full figures.
+//! own derived keys. RFC 8452 section 9's bounds keep the attacker's advantage
+//! within 2^-32 for random nonces up to 2^62 messages of up to 64 KiB per key
+//! (2^48 of up to 16 MiB, 2^32 of up to 4 GiB; plaintext and associated data
+//! together): the limit is the volume of data, not the chance of a repeat.
+//! [`random_nonce_messages_log2`](crate::random_nonce_messages_log2) computes
+//! the figure for any length and derives it.
 //!
 //! Each call costs one `getrandom` system call (a few hundred nanoseconds);
 //! batches draw every nonce of the batch in one.

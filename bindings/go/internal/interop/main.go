@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	gcmsiv "github.com/gcmsiv/gcmsiv/bindings/go"
 )
@@ -48,16 +49,39 @@ func report(err error) int {
 	return 2
 }
 
+// secretOf reads the secret argument: a key as 64 hex digits, or
+// recipients=PATH or identities=PATH (a recipients or identity file).
+func secretOf(arg string) (gcmsiv.Secret, error) {
+	if path, ok := strings.CutPrefix(arg, "recipients="); ok {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return gcmsiv.Secret{}, err
+		}
+		return gcmsiv.Recipients(string(text))
+	}
+	if path, ok := strings.CutPrefix(arg, "identities="); ok {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return gcmsiv.Secret{}, err
+		}
+		return gcmsiv.Identities(text)
+	}
+	key, err := hex.DecodeString(arg)
+	if err != nil || len(key) != 32 {
+		return gcmsiv.Secret{}, fmt.Errorf("not a key")
+	}
+	return gcmsiv.FileKey(key), nil
+}
+
 func run(args []string) int {
 	if len(args) < 2 {
 		return usage()
 	}
-	key, err := hex.DecodeString(args[1])
-	if err != nil || len(key) != 32 {
-		fmt.Fprintln(os.Stderr, "error: the key must be 64 hex digits")
+	secret, err := secretOf(args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error: the secret must be 64 hex digits, recipients=PATH or identities=PATH:", err)
 		return 2
 	}
-	secret := gcmsiv.FileKey(key)
 	switch {
 	case args[0] == "encrypt" && len(args) == 6:
 		chunk, err := strconv.Atoi(args[2])

@@ -6,11 +6,11 @@ same names, and add batch calls (``encrypt_many``, ``decrypt_many``) that releas
 once for many messages. See the package README for the few deliberate differences.
 """
 
-from gcmsiv._gcmsiv import AESGCM, AESGCMSIV, InvalidTag, __version__, backend, backend_bits
+from gcmsiv._gcmsiv import AESGCM, AESGCMSIV, InvalidTag, __version__, backend, backend_bits, backends
 
-__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits"]
+__all__ = ["AESGCM", "AESGCMSIV", "InvalidTag", "__version__", "backend", "backend_bits", "backends"]
 
 # Encrypted files in the gcmsiv format (docs/FORMAT.md), in the manner of gzip.open.
-from gcmsiv._stream import GcmsivFile, open  # noqa: E402
+from gcmsiv._stream import GcmsivFile, generate_identity, identity_recipient, open  # noqa: E402
 
-__all__ += ["GcmsivFile", "open"]
+__all__ += ["GcmsivFile", "generate_identity", "identity_recipient", "open"]

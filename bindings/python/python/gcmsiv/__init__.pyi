@@ -16,6 +16,9 @@ __all__ = [
     "__version__",
     "backend",
     "backend_bits",
+    "backends",
+    "generate_identity",
+    "identity_recipient",
     "open",
 ]
 
@@ -28,6 +31,9 @@ def backend() -> str:
 
 def backend_bits() -> int:
     """Its widest vector registers on this CPU: 64, 128, 256 or 512."""
+
+def backends() -> list[tuple[str, bool]]:
+    """Every backend this library knows, portable first, as ``(name, available)`` pairs."""
 
 # (nonce, data, associated_data), as the arguments of encrypt and decrypt.
 _Item = tuple[Buffer, Buffer, Buffer | None]
@@ -91,6 +97,9 @@ def open(
     key: Buffer | None = None,
     key_file: _Path | None = None,
     passphrase: str | bytes | None = None,
+    recipients: str | Iterable[str] | None = None,
+    identities: str | bytes | None = None,
+    allow_mixed_recipients: bool = False,
     chunk_size: int | None = None,
     algorithm: Literal["aes256", "aes128"] = "aes256",
     argon2_memory_kib: int | None = None,
@@ -98,6 +107,12 @@ def open(
     argon2_lanes: int | None = None,
 ) -> GcmsivFile:
     """Opens a gcmsiv encrypted file (docs/FORMAT.md) for reading or writing, as gzip.open."""
+
+def generate_identity(kind: Literal["x25519", "hybrid"] = "x25519") -> tuple[str, str]:
+    """A new identity: ``(identity, recipient)`` strings (``"hybrid"``: ML-KEM-768 + X25519)."""
+
+def identity_recipient(identity: str) -> str:
+    """The recipient string of one identity string."""
 
 class GcmsivFile(io.BufferedIOBase):
     """A gcmsiv encrypted file, read or written as plaintext; see gcmsiv.open."""
@@ -112,6 +127,9 @@ class GcmsivFile(io.BufferedIOBase):
         key: Buffer | None = None,
         key_file: _Path | None = None,
         passphrase: str | bytes | None = None,
+        recipients: str | Iterable[str] | None = None,
+        identities: str | bytes | None = None,
+        allow_mixed_recipients: bool = False,
         chunk_size: int | None = None,
         algorithm: Literal["aes256", "aes128"] = "aes256",
         argon2_memory_kib: int | None = None,

@@ -21,20 +21,26 @@ import gcmsiv
 _PIECES = (1, 1000, 65537)
 
 
-def _key(hexdigits: str) -> bytes:
+def _key(hexdigits: str) -> dict:
+    """The secret argument as gcmsiv.open's keyword: a key as 64 hexadecimal digits, or
+    recipients=PATH or identities=PATH (a recipients or identity file)."""
+    for name in ("recipients", "identities"):
+        if hexdigits.startswith(name + "="):
+            with open(hexdigits[len(name) + 1 :], encoding="utf-8") as f:
+                return {name: f.read()}
     key = bytes.fromhex(hexdigits)
     if len(key) != 32:
         raise SystemExit("usage: the key is 64 hexadecimal digits")
-    return key
+    return {"key": key}
 
 
-def _encrypt(key: bytes, chunk_size: str, algorithm: str, src: str, dst: str) -> int:
+def _encrypt(key: dict, chunk_size: str, algorithm: str, src: str, dst: str) -> int:
     with open(src, "rb") as f:
         plaintext = f.read()
     view = memoryview(plaintext)
     if algorithm not in ("aes128", "aes256"):
         raise SystemExit("usage: the algorithm is aes128 or aes256")
-    with gcmsiv.open(dst, "wb", key=key, chunk_size=int(chunk_size), algorithm=algorithm) as out:  # type: ignore[arg-type]
+    with gcmsiv.open(dst, "wb", **key, chunk_size=int(chunk_size), algorithm=algorithm) as out:  # type: ignore[arg-type]
         at, turn = 0, 0
         while at < len(view):
             n = _PIECES[turn % len(_PIECES)]
@@ -43,10 +49,10 @@ def _encrypt(key: bytes, chunk_size: str, algorithm: str, src: str, dst: str) ->
     return 0
 
 
-def _decrypt(key: bytes, src: str, dst: str) -> int:
+def _decrypt(key: dict, src: str, dst: str) -> int:
     with open(dst, "wb") as out:
         try:
-            with gcmsiv.open(src, "rb", key=key) as f:
+            with gcmsiv.open(src, "rb", **key) as f:
                 while piece := f.read1(1 << 20):
                     out.write(piece)
         except (gcmsiv.InvalidTag, ValueError) as error:
@@ -54,9 +60,9 @@ def _decrypt(key: bytes, src: str, dst: str) -> int:
     return 0
 
 
-def _range(key: bytes, src: str, offset: str, length: str, dst: str) -> int:
+def _range(key: dict, src: str, offset: str, length: str, dst: str) -> int:
     try:
-        with gcmsiv.open(src, "rb", key=key) as f:
+        with gcmsiv.open(src, "rb", **key) as f:
             f.seek(int(offset))
             data = f.read(int(length))
     except (gcmsiv.InvalidTag, ValueError) as error:

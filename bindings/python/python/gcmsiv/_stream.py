@@ -13,18 +13,21 @@ from __future__ import annotations
 import builtins
 import io
 import os
+from collections.abc import Iterable
 from typing import Any
 
 # The compiled module's private classes have no stubs: src/stream.rs documents them.
 from gcmsiv._gcmsiv import (  # type: ignore[import-not-found]
-    _STREAM_HEADER_LEN,
     _OpenStream,
     _RandomAccess,
     _SealStream,
+    _stream_header_needed,
     _StreamSecret,
+    generate_identity,
+    identity_recipient,
 )
 
-__all__ = ["GcmsivFile", "open"]
+__all__ = ["GcmsivFile", "generate_identity", "identity_recipient", "open"]
 
 #: File bytes a streaming reader asks its source for at once: about one batch of chunks,
 #: which the reader then opens on all cores.
@@ -49,6 +52,9 @@ def open(  # noqa: A001 - the name the standard library's compressors use
     key: Any = None,
     key_file: str | bytes | os.PathLike[str] | os.PathLike[bytes] | None = None,
     passphrase: str | bytes | None = None,
+    recipients: str | Iterable[str] | None = None,
+    identities: str | bytes | None = None,
+    allow_mixed_recipients: bool = False,
     chunk_size: int | None = None,
     algorithm: str = "aes256",
     argon2_memory_kib: int | None = None,
@@ -60,8 +66,14 @@ def open(  # noqa: A001 - the name the standard library's compressors use
 
     ``file`` is a path (``str``, ``bytes`` or ``os.PathLike``) or a binary file object.
     Give exactly one secret: ``key``, the 32 bytes a gcmsiv key file holds (any buffer);
-    ``key_file``, the path of a key file (``gcmsiv keygen``); or ``passphrase`` (``str``,
-    encoded as UTF-8, or ``bytes``), stretched with Argon2id.
+    ``key_file``, the path of a key file (``gcmsiv keygen``); ``passphrase`` (``str``,
+    encoded as UTF-8, or ``bytes``), stretched with Argon2id; or, for files to public
+    keys (format version 2), ``recipients`` to write (recipient strings, ``gcmsiv1...``
+    or ``gcmsivpq1...``: a list, or a recipients file's text) and ``identities`` to read
+    (an identity file's text, ``GCMSIV-SECRET-KEY-...`` lines; a writer given identities
+    writes to their recipients). X25519 and hybrid recipients together are refused
+    unless ``allow_mixed_recipients=True``: such a file is only as safe as X25519
+    against a quantum computer. :func:`gcmsiv.generate_identity` makes identities.
 
     For writing only: ``chunk_size``, plaintext bytes per chunk, a power of two from 1 KiB
     to 1 MiB (default 64 KiB); ``algorithm``, ``"aes256"`` (default) or ``"aes128"``; and
@@ -80,6 +92,9 @@ def open(  # noqa: A001 - the name the standard library's compressors use
         key=key,
         key_file=key_file,
         passphrase=passphrase,
+        recipients=recipients,
+        identities=identities,
+        allow_mixed_recipients=allow_mixed_recipients,
         chunk_size=chunk_size,
         algorithm=algorithm,
         argon2_memory_kib=argon2_memory_kib,
@@ -121,6 +136,9 @@ class GcmsivFile(io.BufferedIOBase):
         key: Any = None,
         key_file: Any = None,
         passphrase: str | bytes | None = None,
+        recipients: str | Iterable[str] | None = None,
+        identities: str | bytes | None = None,
+        allow_mixed_recipients: bool = False,
         chunk_size: int | None = None,
         algorithm: str = "aes256",
         argon2_memory_kib: int | None = None,
@@ -139,7 +157,7 @@ class GcmsivFile(io.BufferedIOBase):
                 raise ValueError("algorithm is for writing: a reader takes it from the file")
             if argon2 != (None, None, None):
                 raise ValueError("the Argon2id cost is for writing: a reader takes it from the file")
-        secret = _secret(key, key_file, passphrase)
+        secret = _secret(key, key_file, passphrase, recipients, identities, allow_mixed_recipients)
         if writing:
             if passphrase is None and argon2 != (None, None, None):
                 raise ValueError("the Argon2id cost applies only to a passphrase")
@@ -495,7 +513,17 @@ class _Reader(io.RawIOBase):
         self._pending = memoryview(b"")
         try:
             self._fp.seek(self._start)
-            header = self._fp.read(_STREAM_HEADER_LEN) or b""
+            # The header's length from its first bytes: 86 for a file to a key or
+            # passphrase, longer to recipients.
+            header = self._fp.read(7) or b""
+            while len(header) >= 7:
+                needed = _stream_header_needed(header)
+                if needed <= len(header):
+                    break
+                more = self._fp.read(needed - len(header)) or b""
+                if not more:
+                    break
+                header += more
             file_len = self._fp.seek(0, io.SEEK_END) - self._start
             random = _RandomAccess(header, file_len, self._secret)
             offset, length = random.final_chunk()
@@ -534,17 +562,47 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def _secret(key: Any, key_file: Any, passphrase: Any) -> _StreamSecret:
+def _secret(
+    key: Any,
+    key_file: Any,
+    passphrase: Any,
+    recipients: Any = None,
+    identities: Any = None,
+    allow_mixed: Any = False,
+) -> _StreamSecret:
     given = [
         name
-        for name, v in (("key", key), ("key_file", key_file), ("passphrase", passphrase))
+        for name, v in (
+            ("key", key),
+            ("key_file", key_file),
+            ("passphrase", passphrase),
+            ("recipients", recipients),
+            ("identities", identities),
+        )
         if v is not None
     ]
     if len(given) != 1:
         raise TypeError(
-            "give exactly one of key, key_file and passphrase"
+            "give exactly one of key, key_file, passphrase, recipients and identities"
             + (f" (got {', '.join(given)})" if given else "")
         )
+    if not isinstance(allow_mixed, bool):
+        raise TypeError("allow_mixed_recipients must be a bool")
+    if allow_mixed and recipients is None:
+        raise ValueError("allow_mixed_recipients applies only to recipients")
+    if recipients is not None:
+        if not isinstance(recipients, str):
+            recipients = list(recipients)
+            if not all(isinstance(r, str) for r in recipients):
+                raise TypeError("recipients must be strings")
+            recipients = "\n".join(recipients)
+        return _StreamSecret.from_recipients(recipients, allow_mixed)
+    if identities is not None:
+        if isinstance(identities, str):
+            identities = identities.encode("utf-8")
+        elif not isinstance(identities, (bytes, bytearray, memoryview)):
+            raise TypeError(f"identities must be str or bytes, not {type(identities).__name__}")
+        return _StreamSecret.from_identities(identities)
     if key is not None:
         if isinstance(key, str):
             raise TypeError("key must be 32 bytes, not str (a key file's text goes through key_file)")

@@ -45,7 +45,28 @@ static int failed(int rc) {
     return 2;
 }
 
+/* The whole of a small text file (a recipients or identity file), or NULL. */
+static uint8_t *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *buf = malloc(1 << 20);
+    *len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+/* The secret argument: 64 hex digits (a key), recipients=PATH or identities=PATH. */
 static int secret_from_hex(const char *hex, gcmsiv_secret **s) {
+    int recipients = strncmp(hex, "recipients=", 11) == 0, identities = strncmp(hex, "identities=", 11) == 0;
+    if (recipients || identities) {
+        size_t len = 0;
+        uint8_t *text = slurp(hex + 11, &len);
+        if (!text) return GCMSIV_ERR_INVALID;
+        int rc = recipients ? gcmsiv_secret_new_recipients(s, text, len, 0) : gcmsiv_secret_new_identities(s, text, len);
+        memset(text, 0, len);
+        free(text);
+        return rc;
+    }
     uint8_t key[32];
     if (strlen(hex) != 64) return GCMSIV_ERR_KEY_LENGTH;
     for (int i = 0; i < 32; i++) {
@@ -123,8 +144,15 @@ static uint8_t *read_at(FILE *f, uint64_t offset, uint64_t n) {
 static int range(gcmsiv_secret *s, FILE *in, uint64_t offset, uint64_t len, FILE *out) {
     if (fseeko(in, 0, SEEK_END) != 0) return die("cannot seek the input");
     uint64_t size = (uint64_t)ftello(in);
-    size_t head_len = size < 86 ? (size_t)size : 86;
+    /* The header's length from its first bytes (longer than 86 for a file to recipients). */
+    size_t head_len = size < 7 ? (size_t)size : 7, needed = 0;
     uint8_t *head = read_at(in, 0, head_len);
+    while (head && head_len < size && gcmsiv_file_header_needed(head, head_len, &needed) == GCMSIV_OK &&
+           needed > head_len) {
+        free(head);
+        head_len = needed < size ? needed : (size_t)size;
+        head = read_at(in, 0, head_len);
+    }
     if (!head) return die("cannot read the input");
     gcmsiv_reader *r;
     int rc = gcmsiv_reader_new(&r, head, head_len, size, s);
@@ -163,7 +191,8 @@ int main(int argc, char **argv) {
     int enc = strcmp(cmd, "encrypt") == 0, dec = strcmp(cmd, "decrypt") == 0, rng = strcmp(cmd, "range") == 0;
     if ((enc && argc != 7) || (dec && argc != 5) || (rng && argc != 7) || !(enc || dec || rng)) return usage();
     gcmsiv_secret *s;
-    if (secret_from_hex(argv[2], &s) != GCMSIV_OK) return die("the key must be 64 hex digits");
+    if (secret_from_hex(argv[2], &s) != GCMSIV_OK)
+        return die("the secret must be 64 hex digits, recipients=PATH or identities=PATH");
     const char *in_path = enc ? argv[5] : argv[3];
     const char *out_path = enc ? argv[6] : dec ? argv[4] : argv[6];
     FILE *in = fopen(in_path, "rb");

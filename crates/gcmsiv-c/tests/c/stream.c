@@ -146,7 +146,16 @@ static int decrypt_all(const gcmsiv_secret *s, const uint8_t *file, size_t len, 
 
 /* Opens a reader over an in-memory file and verifies its final chunk. */
 static int open_reader(const gcmsiv_secret *s, const bytes *file, gcmsiv_reader **r, uint64_t *plen) {
-    size_t head = file->len < 86 ? file->len : 86;
+    /* The header's length from its first bytes, asked as a reader reading
+     * from the start would: 7 bytes, then as many as the answer says. */
+    size_t head = 7 < file->len ? 7 : file->len, needed = 0;
+    for (;;) {
+        *r = NULL;
+        int rc = gcmsiv_file_header_needed(file->p, head, &needed);
+        if (rc != GCMSIV_OK) return rc;
+        if (needed <= head || head == file->len) break;
+        head = needed < file->len ? needed : file->len;
+    }
     int rc = gcmsiv_reader_new(r, file->p, head, file->len, s);
     if (rc != GCMSIV_OK) return rc;
     uint64_t at, n;
@@ -177,12 +186,27 @@ static int is_error(int rc) { return rc != GCMSIV_OK; }
 /* ------------------------------------------------------------- vectors */
 
 typedef struct {
-    char file[256], key[256], passphrase[256], plaintext[256], error[256], released[256];
+    char file[256], key[256], passphrase[256], identity[256], plaintext[256], error[256], released[256];
 } vec;
 
 static gcmsiv_secret *vector_secret(const char *dir, const vec *v) {
     gcmsiv_secret *s = NULL;
-    if (v->key[0]) {
+    if (v->identity[0]) {
+        /* Identity files, comma-separated: their texts, one after another. */
+        bytes all = {0};
+        char names[256];
+        snprintf(names, sizeof names, "%s", v->identity);
+        char *save = NULL;
+        for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+            while (*name == ' ') name++;
+            bytes text = read_file(dir, name);
+            append(&all, text.p, text.len);
+            append(&all, (const uint8_t *)"\n", 1);
+            free(text.p);
+        }
+        if (gcmsiv_secret_new_identities(&s, all.p, all.len) != GCMSIV_OK) s = NULL;
+        free(all.p);
+    } else if (v->key[0]) {
         bytes text = read_file(dir, v->key);
         if (gcmsiv_secret_new_key_file(&s, text.p, text.len) != GCMSIV_OK) s = NULL;
         free(text.p);
@@ -224,7 +248,8 @@ static void run_vector(const char *dir, const vec *v) {
             CHECK(is_error(rc), "%s: stream accepted a bad file", v->file);
             CHECK(strstr(gcmsiv_stream_error_message(), v->error) != NULL, "%s: message '%s', want '%s'",
                   v->file, gcmsiv_stream_error_message(), v->error);
-            int auth = strstr(v->error, "wrong") || strstr(v->error, "failed authentication");
+            int auth = strstr(v->error, "wrong") || strstr(v->error, "failed authentication") ||
+                       strstr(v->error, "no identity matched") || strstr(v->error, "MAC does not verify");
             CHECK((rc == GCMSIV_ERR_AUTHENTICATION) == auth, "%s: status %d", v->file, rc);
         }
         CHECK(got.len == want.len && (got.len == 0 || memcmp(got.p, want.p, got.len) == 0),
@@ -266,8 +291,11 @@ static void run_vector(const char *dir, const vec *v) {
     free(want.p);
 }
 
-static int run_manifest(const char *dir) {
-    bytes text = read_file(dir, "manifest.txt");
+/* Runs every vector of `name` (manifest.txt, recipients.txt) but the ASCII-armored
+ * ones: armor is the tool's and the Rust library's, and these calls take the
+ * binary format. Returns how many ran. */
+static int run_manifest(const char *dir, const char *name) {
+    bytes text = read_file(dir, name);
     append(&text, (const uint8_t *)"\n\n", 3);
     vec v;
     memset(&v, 0, sizeof v);
@@ -277,7 +305,7 @@ static int run_manifest(const char *dir) {
         char k[64], val[256];
         if (line[0] == '#' || sscanf(line, "%63s = %255[^\n]", k, val) != 2) continue;
         if (strcmp(k, "file") == 0) {
-            if (v.file[0]) {
+            if (v.file[0] && !strstr(v.file, ".asc")) {
                 run_vector(dir, &v);
                 count++;
             }
@@ -286,13 +314,14 @@ static int run_manifest(const char *dir) {
         char *field = strcmp(k, "file") == 0         ? v.file
                       : strcmp(k, "key") == 0        ? v.key
                       : strcmp(k, "passphrase") == 0 ? v.passphrase
+                      : strcmp(k, "identity") == 0   ? v.identity
                       : strcmp(k, "plaintext") == 0  ? v.plaintext
                       : strcmp(k, "error") == 0      ? v.error
                       : strcmp(k, "released") == 0   ? v.released
                                                      : NULL;
         if (field) snprintf(field, 256, "%s", val);
     }
-    if (v.file[0]) {
+    if (v.file[0] && !strstr(v.file, ".asc")) {
         run_vector(dir, &v);
         count++;
     }
@@ -618,12 +647,129 @@ static void random_nonce(int alg, size_t key_len, size_t tag_len) {
     gcmsiv_key_free(key);
 }
 
+/* ---------------------------------------------------------- recipients */
+
+/* A new identity of `kind` as a secret, and its recipient's text in rcpt. */
+static gcmsiv_secret *new_identity(int kind, char *rcpt, size_t *rcpt_len) {
+    uint8_t id[256];
+    size_t id_len = 0, need = 0;
+    gcmsiv_secret *s = NULL;
+    if (gcmsiv_identity_generate(kind, id, 10, &need) != GCMSIV_ERR_BUFFER_TOO_SMALL || need < 60 ||
+        need > gcmsiv_identity_max_bytes())
+        return NULL;
+    if (gcmsiv_identity_generate(kind, id, sizeof id, &id_len) != GCMSIV_OK || id_len != need) return NULL;
+    if (gcmsiv_identity_recipient(id, id_len, (uint8_t *)rcpt, gcmsiv_recipient_max_bytes(), rcpt_len) !=
+        GCMSIV_OK)
+        return NULL;
+    if (gcmsiv_secret_new_identities(&s, id, id_len) != GCMSIV_OK) s = NULL;
+    memset(id, 0, sizeof id);
+    return s;
+}
+
+static void recipients(void) {
+    size_t max = gcmsiv_recipient_max_bytes();
+    char *x = calloc(1, max + 1), *pq = calloc(1, max + 1), *both = calloc(1, 2 * max + 4);
+    size_t x_len = 0, pq_len = 0;
+    gcmsiv_secret *alice = new_identity(GCMSIV_RECIPIENT_X25519, x, &x_len);
+    gcmsiv_secret *bob = new_identity(GCMSIV_RECIPIENT_HYBRID, pq, &pq_len);
+    gcmsiv_secret *carol = new_identity(GCMSIV_RECIPIENT_X25519, both, &x_len);
+    CHECK(alice && bob && carol, "identities: %s", gcmsiv_stream_error_message());
+    CHECK(strncmp(x, "gcmsiv1", 7) == 0 && strncmp(pq, "gcmsivpq1", 9) == 0 && pq_len == max,
+          "recipient strings: %zu of %zu", pq_len, max);
+    uint8_t big[128];
+    size_t need = 0;
+    CHECK(gcmsiv_identity_generate(7, big, sizeof big, &need) == GCMSIV_ERR_INVALID, "unknown kind");
+    CHECK(gcmsiv_identity_recipient((const uint8_t *)x, strlen(x), big, sizeof big, &need) == GCMSIV_ERR_INVALID,
+          "a recipient is no identity");
+
+    /* One file to alice (X25519) and, in a second, to bob (hybrid) too, mixed knowingly. */
+    gcmsiv_secret *to_x = NULL, *mixed = NULL, *to_both_refused = NULL;
+    snprintf(both, 2 * max + 4, "# team\n%s\n\n%s\n", x, pq);
+    CHECK(gcmsiv_secret_new_recipients(&to_x, (const uint8_t *)x, strlen(x), 0) == GCMSIV_OK, "recipient");
+    CHECK(gcmsiv_secret_new_recipients(&to_both_refused, (const uint8_t *)both, strlen(both), 0) == GCMSIV_OK,
+          "both kinds parse");
+    CHECK(gcmsiv_secret_new_recipients(&mixed, (const uint8_t *)both, strlen(both), 1) == GCMSIV_OK, "mixed");
+    gcmsiv_secret *bad = NULL;
+    CHECK(gcmsiv_secret_new_recipients(&bad, (const uint8_t *)"gcmsiv1qqqq\n", 12, 0) == GCMSIV_ERR_INVALID &&
+              bad == NULL && strstr(gcmsiv_stream_error_message(), "line 1"),
+          "a bad recipient names its line: %s", gcmsiv_stream_error_message());
+    CHECK(gcmsiv_secret_new_recipients(&bad, (const uint8_t *)"# nobody\n", 9, 0) == GCMSIV_ERR_INVALID,
+          "no recipient");
+    CHECK(gcmsiv_secret_new_identities(&bad, (const uint8_t *)x, strlen(x)) == GCMSIV_ERR_INVALID && bad == NULL,
+          "a recipient is no identity list");
+    bytes pt = pattern(150000), file = {0}, mixed_file = {0}, back = {0};
+    CHECK(encrypt_all(to_x, GCMSIV_AES_256_GCM_SIV, 4096, &pt, &file, 5000) == GCMSIV_OK, "encrypt to alice: %s",
+          gcmsiv_stream_error_message());
+    CHECK(encrypt_all(to_both_refused, GCMSIV_AES_256_GCM_SIV, 0, &pt, &mixed_file, 5000) == GCMSIV_ERR_INVALID,
+          "both kinds refused without allow_mixed: %s", gcmsiv_stream_error_message());
+    free(mixed_file.p);
+    mixed_file = (bytes){0};
+    CHECK(encrypt_all(mixed, GCMSIV_AES_128_GCM_SIV, 0, &pt, &mixed_file, 5000) == GCMSIV_OK, "mixed: %s",
+          gcmsiv_stream_error_message());
+    CHECK(decrypt_all(alice, file.p, file.len, &back, 3) == GCMSIV_OK && back.len == pt.len &&
+              memcmp(back.p, pt.p, pt.len) == 0,
+          "alice reads hers: %s", gcmsiv_stream_error_message());
+    back.len = 0;
+    CHECK(decrypt_all(bob, mixed_file.p, mixed_file.len, &back, 1) == GCMSIV_OK && back.len == pt.len,
+          "bob reads the mixed file: %s", gcmsiv_stream_error_message());
+    back.len = 0;
+    CHECK(decrypt_all(carol, file.p, file.len, &back, 0) == GCMSIV_ERR_AUTHENTICATION && back.len == 0 &&
+              strstr(gcmsiv_stream_error_message(), "no identity matched"),
+          "carol reads nothing: %s", gcmsiv_stream_error_message());
+    CHECK(decrypt_all(to_x, file.p, file.len, &back, 0) != GCMSIV_OK && back.len == 0, "recipients cannot read");
+    gcmsiv_secret *key = NULL;
+    uint8_t k[32] = {1};
+    CHECK(gcmsiv_secret_new_key(&key, k, 32) == GCMSIV_OK, "key");
+    CHECK(decrypt_all(key, file.p, file.len, &back, 0) == GCMSIV_ERR_FORMAT && back.len == 0 &&
+              strstr(gcmsiv_stream_error_message(), "identit"),
+          "a key for a file to recipients: %s", gcmsiv_stream_error_message());
+    /* Random access to a version 2 file: its header is longer than 86 bytes. */
+    gcmsiv_reader *r = NULL;
+    uint64_t plen = 0;
+    CHECK(open_reader(alice, &file, &r, &plen) == GCMSIV_OK && plen == pt.len, "reader: %s",
+          gcmsiv_stream_error_message());
+    bytes part = {0};
+    CHECK(read_range(r, &file, 70000, 9000, &part) == GCMSIV_OK && part.len == 9000 &&
+              memcmp(part.p, pt.p + 70000, 9000) == 0,
+          "range of a file to recipients");
+    gcmsiv_reader_free(r);
+    size_t needed = 0;
+    CHECK(gcmsiv_file_header_needed(mixed_file.p, 7, &needed) == GCMSIV_OK && needed == 44, "fixed part: %zu",
+          needed);
+    CHECK(gcmsiv_file_header_needed(mixed_file.p, 44, &needed) == GCMSIV_OK && needed == 45, "first stanza: %zu",
+          needed);
+    for (size_t have = 45; needed == have || needed > have;) {
+        have = needed;
+        CHECK(gcmsiv_file_header_needed(mixed_file.p, have, &needed) == GCMSIV_OK, "stanzas at %zu", have);
+        if (needed <= have) break;
+    }
+    CHECK(needed > 44 + 1000 && needed <= gcmsiv_file_header_max_bytes(), "two stanzas: %zu", needed);
+    CHECK(gcmsiv_file_header_needed((const uint8_t *)"NOTGCM", 6, &needed) == GCMSIV_ERR_FORMAT, "not a file");
+    free(part.p);
+    free(pt.p);
+    free(file.p);
+    free(mixed_file.p);
+    free(back.p);
+    gcmsiv_secret_free(key);
+    gcmsiv_secret_free(to_x);
+    gcmsiv_secret_free(mixed);
+    gcmsiv_secret_free(to_both_refused);
+    gcmsiv_secret_free(alice);
+    gcmsiv_secret_free(bob);
+    gcmsiv_secret_free(carol);
+    free(x);
+    free(pq);
+    free(both);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2 && !(argc == 3 && strcmp(argv[2], "quick") == 0)) {
         fprintf(stderr, "usage: %s VECTORS_FORMAT_DIR [quick]\n", argv[0]);
         return 2;
     }
-    int vectors = run_manifest(argv[1]);
+    int vectors = run_manifest(argv[1], "manifest.txt");
+    int v2 = run_manifest(argv[1], "recipients.txt");
+    recipients();
     round_trips();
     if (argc == 2) tampering();
     misuse();
@@ -635,10 +781,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%d failures\n", failures);
         return 1;
     }
-    if (vectors < 10) {
-        fprintf(stderr, "only %d format vectors read\n", vectors);
+    if (vectors < 10 || v2 < 15) {
+        fprintf(stderr, "only %d format vectors and %d to recipients read\n", vectors, v2);
         return 1;
     }
-    printf("stream: %d format vectors, round trips, tampering, misuse, nonce-managed calls: ok\n", vectors);
+    printf("stream: %d format vectors, %d to recipients (the armored ones are the tool's), round trips, "
+           "recipients, tampering, misuse, nonce-managed calls: ok\n",
+           vectors, v2);
     return 0;
 }

@@ -99,8 +99,10 @@ pub(crate) struct LaneLimits {
 /// is AES((S xor `nonce_xor`) and `tag_mask`); the first counter block is
 /// (tag and `counter_and`) or `counter_or`, its first 32 bits a little-endian
 /// counter. Nothing in it is secret.
-#[cfg(feature = "research")]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // Only x86-64's short kernels read it.
+// Compiled in every build, so that the backends do not change with the
+// `research` feature; only the research module builds one (and only x86-64's
+// short kernels read it), so other builds see it unused.
+#[allow(dead_code)]
 pub(crate) struct SivLayout {
     pub(crate) length_block: Block,
     pub(crate) nonce_xor: Block,
@@ -250,7 +252,8 @@ pub(crate) trait FusedKernels: Hashes {
     /// key and `h` as the POLYVAL key, in the backend's short kernel: the tag,
     /// or `None` (nothing touched) if the backend has none or the lengths are
     /// past it, and the mode runs step by step.
-    #[cfg(feature = "research")]
+    // Only the research module calls it (see [`SivLayout`]).
+    #[allow(dead_code)]
     fn seal_layout(&self, h: &Block, layout: &SivLayout, aad: &[u8], data: &mut [u8]) -> Option<Block> {
         let _ = (h, layout, aad, data);
         None
@@ -260,7 +263,8 @@ pub(crate) trait FusedKernels: Hashes {
     /// `tag`'s counter, then the tag the plaintext should have (the caller
     /// compares, and puts the ciphertext back on a mismatch), or `None` as
     /// there.
-    #[cfg(feature = "research")]
+    // Only the research module calls it (see [`SivLayout`]).
+    #[allow(dead_code)]
     fn open_layout(
         &self,
         h: &Block,
@@ -553,7 +557,8 @@ impl Backend {
     /// Runs `job` on a key schedule of `key` (16 or 32 bytes) on this
     /// backend: how code that picks a backend at run time (the research
     /// variants, the tests) gets a schedule, without matching on proofs.
-    // Reached by the research module and the tests only: dead in a plain build.
+    // Only the research module and the tests call it: a plain allow, so that
+    // nothing here changes with the `research` feature.
     #[allow(dead_code)]
     pub(crate) fn on_schedule<J: OnSchedule>(self, key: &[u8], job: J) -> Result<J::Output, crate::Error> {
         let bad_length = crate::Error::InvalidKeyLength {
@@ -599,7 +604,7 @@ impl Backend {
 
 /// Something done with a key schedule of either size on any backend
 /// ([`Backend::on_schedule`]): a generic closure.
-// As `on_schedule`: the research module and the tests implement it.
+// Used with [`Backend::on_schedule`] only (see there).
 #[allow(dead_code)]
 pub(crate) trait OnSchedule {
     type Output;

@@ -64,7 +64,7 @@ public abstract sealed class Aead implements AutoCloseable permits AesGcmSiv, Ae
         return h;
     }
 
-    /** The backend the key runs on: "portable", "aesni-clmul" or "aesni-vaes". */
+    /** The backend the key runs on: one of {@link Backend#names()} ("portable", "aesni-clmul", ...). */
     public String backend() {
         handle.lock.readLock().lock();
         try {

@@ -12,6 +12,19 @@ public enum Backend {
     /** AArch64 AES and PMULL (the ARMv8 Cryptographic Extension). */
     ARMV8_AES_PMULL;
 
+    /**
+     * The native library's list of backends by name, in its numbering (from 1, as this enum's
+     * constants after AUTO): the one list, read from the library rather than spelled out here.
+     */
+    public static java.util.List<String> names() {
+        return java.util.List.of(Native.backendNames().split(","));
+    }
+
+    /** The backend's name as the native library gives it ("portable", ...), or "auto". */
+    public String nativeName() {
+        return this == AUTO ? "auto" : names().get(ordinal() - 1);
+    }
+
     /** Whether this CPU runs the backend. */
     public boolean isAvailable() {
         if (this == AUTO || this == PORTABLE) {

@@ -72,7 +72,24 @@ public final class GcmsivChannel implements SeekableByteChannel {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(secret, "secret");
         long fileSize = source.size();
-        byte[] head = readAt(source, 0, (int) Math.min(fileSize, NativeStream.headerLength()));
+        // The header's length from its first bytes: 86 for a file to a key or passphrase,
+        // longer to recipients.
+        byte[] head = readAt(source, 0, (int) Math.min(fileSize, 7));
+        while (head.length >= 7 && head.length < fileSize) {
+            int needed;
+            try {
+                needed = NativeStream.headerNeeded(head);
+            } catch (GcmsivFormatException e) {
+                break; // reported by accessNew below, as for any bad header
+            }
+            if (needed <= head.length) {
+                break;
+            }
+            byte[] more = readAt(source, head.length, (int) Math.min(fileSize, needed) - head.length);
+            byte[] longer = Arrays.copyOf(head, head.length + more.length);
+            System.arraycopy(more, 0, longer, head.length, more.length);
+            head = longer;
+        }
         GcmsivChannel channel;
         try {
             channel = new GcmsivChannel(source, NativeStream.accessNew(head, fileSize, secret.kind, secret.bytes()));

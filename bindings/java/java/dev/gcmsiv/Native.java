@@ -91,6 +91,9 @@ final class Native {
 
     static native int backendBits(long handle);
 
+    /** The native library's backends by name, comma-separated, numbered from 1. */
+    static native String backendNames();
+
     static native int tagLength(long handle);
 
     /** Writes ciphertext || tag of in[inOffset, +length) at out[outOffset..]; aad may be null. */

@@ -21,8 +21,17 @@ final class NativeStream {
 
     static final int KEY = 1;
     static final int PASSPHRASE = 2;
+    static final int RECIPIENTS = 3;
+    static final int MIXED_RECIPIENTS = 4;
+    static final int IDENTITIES = 5;
 
     static native int headerLength();
+
+    static native int headerNeeded(byte[] prefix) throws GcmsivFormatException;
+
+    static native String generateIdentity(int kind);
+
+    static native String identityRecipient(byte[] identity);
 
     static native byte[] parseKeyFile(byte[] text);
 

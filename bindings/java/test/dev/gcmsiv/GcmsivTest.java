@@ -61,12 +61,17 @@ public final class GcmsivTest {
 
     static List<Backend> backends() {
         List<Backend> out = new ArrayList<>();
-        for (Backend b : new Backend[] {Backend.PORTABLE, Backend.AESNI_CLMUL, Backend.AESNI_VAES, Backend.ARMV8_AES_PMULL}) {
-            if (b.isAvailable()) {
+        for (Backend b : Backend.values()) {
+            if (b != Backend.AUTO && b.isAvailable()) {
                 out.add(b);
             }
         }
         check(out.contains(Backend.PORTABLE), "portable is always available");
+        // The enum names the native library's backends, in its order.
+        check(Backend.names().size() == Backend.values().length - 1, "one constant per native backend: " + Backend.names());
+        for (Backend b : Backend.values()) {
+            check(b.nativeName().equals(b.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')), "name of " + b);
+        }
         return out;
     }
 

@@ -39,7 +39,18 @@ public final class Interop {
         }
     }
 
+    /** The secret argument: a key as 64 hex digits, or recipients=PATH or identities=PATH. */
     private static FileSecret key(String hex) {
+        try {
+            if (hex.startsWith("recipients=")) {
+                return FileSecret.ofRecipients(java.nio.file.Files.readAllLines(Path.of(hex.substring(11))));
+            }
+            if (hex.startsWith("identities=")) {
+                return FileSecret.ofIdentityFile(Path.of(hex.substring(11)));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         if (!hex.matches("[0-9a-f]{64}")) {
             usage();
         }

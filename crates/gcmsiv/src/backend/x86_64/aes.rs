@@ -193,8 +193,8 @@ pub(super) fn aesdeclast_at(x: __m128i, key: &__m128i) -> __m128i {
 /// [`round_at!`] in the VEX form (`v` + `$ins`, three operands), for code
 /// compiled with AVX: a legacy-SSE instruction in a function that has
 /// written a 256- or 512-bit register makes the CPU merge the registers'
-/// upper halves (on an Intel Xeon with AVX-512, SSE-form rounds and products
-/// in the 512-bit passes made POLYVAL ten times slower). `scripts/check-vex.py`
+/// upper halves around each one (docs/PERFORMANCE-HISTORY.md has what it
+/// cost the 512-bit passes). `scripts/check-vex.py`
 /// holds every function that touches those registers to VEX forms only.
 macro_rules! round_at_vex {
     ($ins:literal, $x:expr, $key:expr) => {{
@@ -332,8 +332,8 @@ impl<const NR: usize> Schedule<NR> {
     pub(super) fn encrypt8(&self, b: &mut [__m128i; 8]) {
         // The first and last rounds as plain intrinsics, which the compiler
         // interleaves with the blocks' other work (`xor8` and `aesenclast8`
-        // here measured 1-3% slower in AES-256 batches). This is the
-        // key-generating schedule, and `tests/residue.rs` finds no copy of it.
+        // here were slower in AES-256 batches). This is the key-generating
+        // schedule, and `tests/residue.rs` finds no copy of it.
         for x in b.iter_mut() {
             *x = _mm_xor_si128(*x, self.rk[0]);
         }

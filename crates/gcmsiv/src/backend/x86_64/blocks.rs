@@ -1,6 +1,6 @@
 //! AES, CTR and POLYVAL on up to eight blocks in registers, the pieces that
 //! finish a message: the short kernels (`short.rs`) are built from them, and
-//! the bulk passes (`pass_wide.rs`, `long.rs`) finish their tails with
+//! the bulk passes (`pass256.rs`, `long.rs`) finish their tails with
 //! [`sse::stitched_tail`]. Written once and compiled twice, as `short.rs`'s
 //! kernels are (`blocks!`): module [`sse`] with the base features, module
 //! [`avx`] with AVX besides, each used by the kernels of the same features.
@@ -119,10 +119,9 @@ macro_rules! blocks {
         /// GCM-SIV's little-endian), and the blocks `mode` hashes (GCM-SIV's
         /// plaintext; GCM's ciphertext, byte-reversed) absorbed into `s` with `len`
         /// in one aggregated step (two when that makes nine), H's powers read from
-        /// `powers`. Returns the new S. Through the mode's separate steps (two CTR
-        /// entry points, then the blocks gathered in an array in memory, built and
-        /// wiped), a 1500-byte open spent about 140 cycles more on its last 92 bytes
-        /// than a 1536-byte one on its last 256.
+        /// `powers`. Returns the new S. In registers because through the mode's
+        /// separate steps (two CTR entry points, then the blocks gathered in an
+        /// array in memory, built and wiped) the tail cost more than whole chunks.
         ///
         /// # Safety
         /// The CPU must support the enabled features.
@@ -176,7 +175,7 @@ macro_rules! blocks {
             };
             // A pass that hashes its input (GCM's open) hashes first, so that the
             // blocks are not held beside the key stream (with both, the compiler
-            // spilled; 1500-byte opens 13% slower).
+            // spilled).
             let s = if mode.hashes_output() {
                 s
             } else {

@@ -1,22 +1,26 @@
-//! The bulk passes with the one choice of register width: each runs the
-//! 512-, 256- or 128-bit pass its schedule's [`Features`] allow
-//! (`pass_wide.rs`, `pass128.rs`), and the 128-bit one for what the wider
-//! passes leave. Everything above this file asks here, never a pass of one
-//! width.
+//! The bulk passes, written once over a [`Tier`]: each runs its tier's
+//! widest pass over the whole chunks (`T::ctr32_chunks`, `T::ctr_stitched`,
+//! `T::polyval_chunks`: nothing at all in the `ni` tier) and the 128-bit
+//! code (`pass128.rs`, `clmul.rs`) for what that leaves. The tier is a type
+//! parameter, chosen once by `impls.rs`: nothing here asks the CPU or the
+//! proof for a width.
 
 use super::aes::Schedule;
 use super::clmul::{Powers, WIDTH, aggregate, dot};
 use super::load::byte_reverse_mask;
-use super::pass128::Stitch;
-use super::wide::Keys512;
-use super::{Features, Polyval, array};
+use super::pass128::{Stitch, ctr32_narrow};
+use super::tier::Tier;
+use super::vaes::Keys512;
+use super::{Polyval, array};
 use crate::backend::Block;
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// AES-GCM's per-key table: the powers H^1..H^8 of the GHASH key, and where
-/// the CPU has AVX-512 the round keys broadcast for the 512-bit stitched
-/// pass ([`Keys512`]), both made once per key and wiped with it.
+/// AES-GCM's per-key table: the powers H^1..H^8 of the GHASH key, and for a
+/// tier that wants them ([`Tier::KEYS512`]) the round keys broadcast for
+/// the 512-bit stitched pass ([`Keys512`]), both made once per key and
+/// wiped with it. One type at every tier: it is the key's
+/// [`Hashes::GhashTable`](crate::backend::Hashes::GhashTable).
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct GcmTable<const NR: usize> {
     pub(super) powers: Powers,
@@ -24,19 +28,18 @@ pub(crate) struct GcmTable<const NR: usize> {
 }
 
 impl<const NR: usize> GcmTable<NR> {
-    /// The table for `schedule`, whose GHASH key is `h`.
+    /// The table for `schedule` at tier `T`, whose GHASH key is `h`.
     ///
     /// # Safety
-    /// The CPU must support the enabled features.
+    /// The CPU must support the enabled features and `T`'s.
     #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn new(schedule: &Schedule<NR>, h: __m128i) -> Self {
+    pub(super) unsafe fn new<T: Tier>(schedule: &Schedule<NR>, h: __m128i) -> Self {
         // SAFETY (`Keys512::empty`): filled just below, before any pass.
-        let mut table = GcmTable {
-            powers: Powers::new(h),
-            keys: schedule.features.zmm().then(|| unsafe { Keys512::empty() }),
-        };
+        let mut table =
+            GcmTable { powers: Powers::new(h), keys: T::KEYS512.then(|| unsafe { Keys512::empty() }) };
         if let Some(keys) = &mut table.keys {
-            // SAFETY: `zmm` proves AVX-512 F, BW and VL, and VAES besides.
+            // SAFETY: a tier with `KEYS512` runs on AVX-512 F, BW and VL, and
+            // VAES besides (the caller's promise).
             unsafe { keys.fill(&schedule.rk) };
         }
         table
@@ -47,114 +50,118 @@ impl<const NR: usize> GcmTable<NR> {
     }
 }
 
-impl<const NR: usize> Schedule<NR> {
-    /// CTR over `data` with a 32-bit counter: little-endian in the first four
-    /// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
-    /// `PUBLIC` says the counter's value is public (GCM with a 96-bit IV),
-    /// which lets the 512- and 256-bit passes branch on it (`wide.rs`,
-    /// `ChunkCounters`); a counter derived from the key (GCM's J0 for other
-    /// IV lengths) must go without.
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) fn ctr32<const BE: bool, const PUBLIC: bool>(&self, counter: &Block, data: &mut [u8]) {
-        if data.is_empty() {
-            // The tail after a bulk pass that ended on a chunk boundary: the
-            // calls below cost an 8 KiB open 20-30 cycles to do nothing.
-            return;
-        }
-        if self.features.wide() {
-            // SAFETY: `wide` proves AVX2 and VAES (`Features::detect_wide`).
-            let done = unsafe { self.ctr32_vaes::<BE, PUBLIC>(counter, data) };
-            if done > 0 {
-                let step = (done / 16) as u32;
-                let next = if BE {
-                    crate::backend::counter_add_be32(counter, step)
-                } else {
-                    crate::backend::counter_add_le32(counter, step)
-                };
-                return self.ctr32_narrow::<BE>(&next, &mut data[done..]);
-            }
-        }
-        self.ctr32_narrow::<BE>(counter, data)
+/// CTR over `data` with a 32-bit counter: little-endian in the first four
+/// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
+/// `PUBLIC` says the counter's value is public (GCM with a 96-bit IV),
+/// which lets the 512- and 256-bit passes branch on it (`vaes.rs`,
+/// `ChunkCounters`); a counter derived from the key (GCM's J0 for other
+/// IV lengths) must go without.
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn ctr32<T: Tier, const NR: usize, const BE: bool, const PUBLIC: bool>(
+    key: &Schedule<NR>,
+    counter: &Block,
+    data: &mut [u8],
+) {
+    if data.is_empty() {
+        // Nothing to do for the tail after a bulk pass that ended on a chunk
+        // boundary: the calls below would still cost their set-up.
+        return;
     }
-
-    /// GCM-SIV decryption in one pass: CTR with POLYVAL of the plaintext
-    /// stitched in (see `pass128.rs` and `pass_wide.rs`), then the partial tail.
-    ///
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
-        let mut done = 0;
-        if data.len() >= 16 * WIDTH {
-            let powers = Powers::new(hash.key());
-            // SAFETY: same features.
-            done = unsafe {
-                if self.features.wide() {
-                    // `wide` proves AVX2, VAES and VPCLMULQDQ (`Features::detect_wide`).
-                    self.ctr_stitched_wide::<false, false>(
-                        counter,
-                        data,
-                        hash.state_mut(),
-                        &powers,
-                        Stitch::SivOpen,
-                        None,
-                        None,
-                    )
-                } else {
-                    self.ctr_stitched::<false>(counter, data, hash.state_mut(), &powers, Stitch::SivOpen)
-                }
-            };
-        }
-        let tail_counter = crate::backend::counter_add_le32(counter, (done / 16) as u32);
-        let tail = &mut data[done..];
-        self.ctr32::<false, false>(&tail_counter, tail);
-        crate::backend::Polyval::update_padded(hash, tail);
-    }
-
-    /// GCM in one pass: CTR with GHASH (POLYVAL of byte-reversed blocks) of the
-    /// ciphertext stitched in, then the partial tail, hashed before its CTR
-    /// when decrypting and after it when encrypting.
-    ///
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn ctr32be_ghash<const DECRYPT: bool>(
-        &self,
-        counter: &Block,
-        data: &mut [u8],
-        hash: &mut Polyval,
-        table: &GcmTable<NR>,
-    ) {
-        let powers = &table.powers;
-        let mode = if DECRYPT { Stitch::GcmOpen } else { Stitch::GcmSeal };
-        // SAFETY: same features; `wide` proves AVX2, VAES and VPCLMULQDQ
-        // besides (`Features::detect_wide`).
-        let done = unsafe {
-            if self.features.wide() {
-                self.ctr_stitched_wide::<true, false>(
-                    counter,
-                    data,
-                    hash.state_mut(),
-                    powers,
-                    mode,
-                    table.keys(),
-                    None,
-                )
-            } else {
-                self.ctr_stitched::<true>(counter, data, hash.state_mut(), powers, mode)
-            }
+    // SAFETY: the caller's CPU supports `T`'s features.
+    let done = unsafe { T::ctr32_chunks::<NR, BE, PUBLIC>(key, counter, data) };
+    if done > 0 {
+        let step = (done / 16) as u32;
+        let next = if BE {
+            crate::backend::counter_add_be32(counter, step)
+        } else {
+            crate::backend::counter_add_le32(counter, step)
         };
-        let tail_counter = crate::backend::counter_add_be32(counter, (done / 16) as u32);
-        let tail = &mut data[done..];
+        return ctr32_narrow::<_, BE>(key, &next, &mut data[done..]);
+    }
+    ctr32_narrow::<_, BE>(key, counter, data)
+}
+
+/// GCM-SIV decryption in one pass: CTR with POLYVAL of the plaintext
+/// stitched in (the tier's [`Tier::ctr_stitched`]), then the partial tail.
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn ctr32le_then_polyval<T: Tier, const NR: usize>(
+    key: &Schedule<NR>,
+    counter: &Block,
+    data: &mut [u8],
+    hash: &mut Polyval,
+) {
+    let mut done = 0;
+    if data.len() >= 16 * WIDTH {
+        let powers = Powers::new(hash.key());
+        // SAFETY: the caller's features.
+        done = unsafe {
+            T::ctr_stitched::<NR, false, false>(
+                key,
+                counter,
+                data,
+                hash.state_mut(),
+                &powers,
+                Stitch::SivOpen,
+                None,
+                None,
+            )
+        };
+    }
+    let tail_counter = crate::backend::counter_add_le32(counter, (done / 16) as u32);
+    let tail = &mut data[done..];
+    // SAFETY (both): the caller's features.
+    unsafe {
+        ctr32::<T, _, false, false>(key, &tail_counter, tail);
+        polyval_update_padded::<T, false>(hash, tail, None);
+    }
+}
+
+/// GCM in one pass: CTR with GHASH (POLYVAL of byte-reversed blocks) of the
+/// ciphertext stitched in, then the partial tail, hashed before its CTR
+/// when decrypting and after it when encrypting.
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn ctr32be_ghash<T: Tier, const NR: usize, const DECRYPT: bool>(
+    key: &Schedule<NR>,
+    counter: &Block,
+    data: &mut [u8],
+    hash: &mut Polyval,
+    table: &GcmTable<NR>,
+) {
+    let powers = &table.powers;
+    let mode = if DECRYPT { Stitch::GcmOpen } else { Stitch::GcmSeal };
+    // SAFETY: the caller's features.
+    let done = unsafe {
+        T::ctr_stitched::<NR, true, false>(
+            key,
+            counter,
+            data,
+            hash.state_mut(),
+            powers,
+            mode,
+            table.keys(),
+            None,
+        )
+    };
+    let tail_counter = crate::backend::counter_add_be32(counter, (done / 16) as u32);
+    let tail = &mut data[done..];
+    // SAFETY (all three): the caller's features.
+    unsafe {
         if DECRYPT {
-            // SAFETY: same features.
-            unsafe { hash.update_padded_blocks::<true>(tail, Some(powers)) };
+            polyval_update_padded::<T, true>(hash, tail, Some(powers));
         }
-        self.ctr32::<true, false>(&tail_counter, tail);
+        ctr32::<T, _, true, false>(key, &tail_counter, tail);
         if !DECRYPT {
-            // SAFETY: same features.
-            unsafe { hash.update_padded_blocks::<true>(tail, Some(powers)) };
+            polyval_update_padded::<T, true>(hash, tail, Some(powers));
         }
     }
 }
@@ -166,12 +173,14 @@ const AGGREGATE_FROM: usize = 16 * WIDTH;
 /// Absorbs whole blocks into `s` (key `h`): aggregated 8 at a time with the
 /// given table of powers, or with one built here for long inputs, or by
 /// Horner's rule for short ones without a table. `REVERSED` byte-reverses
-/// each block first (GHASH's order). With `features.wide()`, the whole
-/// chunks go two (or four) blocks per instruction (`pass_wide.rs`).
+/// each block first (GHASH's order). The tier's wide pass takes the whole
+/// chunks first ([`Tier::polyval_chunks`]).
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-fn absorb_blocks<const REVERSED: bool>(
-    features: Features,
+unsafe fn absorb_blocks<T: Tier, const REVERSED: bool>(
     s: &mut __m128i,
     h: &__m128i,
     blocks: &[u8],
@@ -198,14 +207,10 @@ fn absorb_blocks<const REVERSED: bool>(
             &built
         }
     };
-    let mut blocks = blocks;
-    if features.wide() {
-        // SAFETY: `wide` proves AVX2 and VPCLMULQDQ (`Features::detect_wide`).
-        let (t, done) =
-            unsafe { super::pass_wide::polyval_chunks_wide::<REVERSED>(features, *s, powers, blocks) };
-        *s = t;
-        blocks = &blocks[done..];
-    }
+    // SAFETY: the caller's features.
+    let (t, done) = unsafe { T::polyval_chunks::<REVERSED>(*s, powers, blocks) };
+    *s = t;
+    let blocks = &blocks[done..];
     let mut chunks = blocks.chunks_exact(16 * WIDTH);
     for chunk in &mut chunks {
         // A fixed-size array, so the eight products unroll.
@@ -223,36 +228,39 @@ fn absorb_blocks<const REVERSED: bool>(
     }
 }
 
-impl Polyval {
-    /// # Safety
-    /// The CPU must support the enabled features; `blocks.len()` % 16 == 0.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn update<const REVERSED: bool>(&mut self, blocks: &[u8]) {
-        absorb_blocks::<REVERSED>(self.features, &mut self.s, &self.h, blocks, None);
-    }
+/// Absorbs whole blocks into `hash` (`REVERSED` as in [`absorb_blocks`]).
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s; `blocks.len()` %
+/// 16 == 0.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn polyval_update<T: Tier, const REVERSED: bool>(hash: &mut Polyval, blocks: &[u8]) {
+    // SAFETY: the caller's features.
+    unsafe { absorb_blocks::<T, REVERSED>(&mut hash.s, &hash.h, blocks, None) };
+}
 
-    /// Absorbs `data`, the final partial block zero-padded in a register; with
-    /// `REVERSED`, every block byte-reversed first (GHASH's order).
-    ///
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn update_padded_blocks<const REVERSED: bool>(
-        &mut self,
-        data: &[u8],
-        table: Option<&Powers>,
-    ) {
-        let whole = data.len() - data.len() % 16;
-        absorb_blocks::<REVERSED>(self.features, &mut self.s, &self.h, &data[..whole], table);
-        let rest = &data[whole..];
-        if !rest.is_empty() {
-            let mut last = [super::load::load_partial(rest)];
-            if REVERSED {
-                last[0] = _mm_shuffle_epi8(last[0], byte_reverse_mask());
-            }
-            // SAFETY: same features.
-            unsafe { self.absorb(last[0]) };
-            last.zeroize();
+/// Absorbs `data` into `hash`, the final partial block zero-padded in a
+/// register; with `REVERSED`, every block byte-reversed first (GHASH's order).
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn polyval_update_padded<T: Tier, const REVERSED: bool>(
+    hash: &mut Polyval,
+    data: &[u8],
+    table: Option<&Powers>,
+) {
+    let whole = data.len() - data.len() % 16;
+    // SAFETY: the caller's features.
+    unsafe { absorb_blocks::<T, REVERSED>(&mut hash.s, &hash.h, &data[..whole], table) };
+    let rest = &data[whole..];
+    if !rest.is_empty() {
+        let mut last = [super::load::load_partial(rest)];
+        if REVERSED {
+            last[0] = _mm_shuffle_epi8(last[0], byte_reverse_mask());
         }
+        // SAFETY: same features.
+        unsafe { hash.absorb(last[0]) };
+        last.zeroize();
     }
 }

@@ -26,7 +26,7 @@ pub(crate) struct Polyval {
 /// first, and for each the XOR of its halves in the low lane, for Karatsuba.
 ///
 /// Highest first and 32-byte aligned so that the 256-bit passes read the
-/// table as it is (`wide.rs`): its 32-byte pair j, (H^(8-2j), H^(7-2j)), is
+/// table as it is (`vaes.rs`): its 32-byte pair j, (H^(8-2j), H^(7-2j)), is
 /// what block pair j of a chunk multiplies by. (A second table in that order,
 /// built per pass and wiped after, cost an open or seal of a few KiB about
 /// 40 stores.)
@@ -137,7 +137,7 @@ pub(super) fn square(a: __m128i) -> __m128i {
 /// which the middle product does not touch, so it starts as soon as the low
 /// product exists, beside the middle one. (Inside the bulk kernels, which are
 /// bound by throughput, this order changed the compiler's register allocation
-/// and cost 20% in AES-128 decryption: they keep [`dot`].)
+/// for the worse: they keep [`dot`].)
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn dot_chained(a: __m128i, b: __m128i) -> __m128i {
@@ -191,19 +191,17 @@ pub(super) fn absorb_padded_as<const REVERSED: bool>(
     let rest = chunks.remainder();
     if rest.is_empty() {
         // At most the length block, which is public: one step, without the
-        // block array below that is built in memory and wiped (a message
-        // ending on a chunk boundary paid 30-50 cycles for it at the end of
-        // its chain).
+        // block array below that is built in memory and wiped (at the end of
+        // the message's chain, where its cost shows).
         return match last {
             Some(l) => aggregate(s, &[l], powers),
             None => s,
         };
     }
     // The rest (1 to 127 bytes: the chunks above take every whole 128) with
-    // its block count a constant, so that the blocks stay in registers. (With
+    // its block count a constant, so that the blocks stay in registers (with
     // the count at run time they went through an array in memory, built and
-    // wiped: 1500-byte messages spent about 100 cycles more on their last 92
-    // bytes than 1536-byte ones on their last 256.)
+    // wiped).
     by_blocks!(rest.len(), B => absorb_rest::<REVERSED, B>(s, powers, rest, last))
 }
 

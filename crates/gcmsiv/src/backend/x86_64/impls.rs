@@ -5,74 +5,116 @@
 
 use super::Polyval;
 use super::aes::{Schedule, derivation_blocks, expand128, expand256};
-use super::bulk::GcmTable;
+use super::bulk::{
+    GcmTable, ctr32, ctr32be_ghash, ctr32le_then_polyval, polyval_update, polyval_update_padded,
+};
 use super::clmul::dot;
+use super::cpu::Width;
 use super::lanes::LaneKeyMemory;
+use super::long::{gcm_long, open_long, seal_long};
+use super::ni::Ni;
 use super::short;
+use super::tier::Tier;
+use super::vaes256::Vaes256;
+use super::vaes512::Vaes512;
 use super::{Aes128, Aes256};
 use crate::backend::{Block, LaneLimits, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// The longest message or AAD a batch's group kernel (`group.rs`) takes
-/// when every lane has the same lengths, one lane per register / lanes in
-/// pairs (`aesni-vaes`). Past these, one message at a time is faster: its
-/// aggregated POLYVAL and 8-block CTR beat the lanes' Horner steps and
-/// block-by-block CTR by more than the set-up the group saves (measured
-/// crossovers, seal and open, both key sizes: about 300-470 bytes and
-/// 730-990 bytes). At 200 bytes a group takes 0.47-0.93x the cycles of one
-/// message at a time.
-const LANES_MAX: usize = 256;
-const WIDE_LANES_MAX: usize = 512;
-/// The same where the CPU has AVX-512 and the group's POLYVAL runs four
-/// lanes per instruction (`wide.rs`, `QuadHash`): seals up to 1 KiB (768 B
-/// 1.27x, 1 KiB 1.10-1.14x one message at a time in a quiet phase of a
-/// shared host, 0.88-0.93x while a neighbour kept the core's vector units
-/// busy; 1.5 KiB 0.90-0.97x), opens
-/// still up to 512 B (a single open's stitched pass is the faster from 768
-/// B: 0.99-1.03x there, 0.85-0.91x at 1 KiB).
-const ZMM_SEAL_LANES_MAX: usize = 1024;
+/// Runs `$e` with `$t` the tier type of `$features`'s width: the one place
+/// the x86-64 backend reads a key's width, once per call, so that every
+/// kernel below is compiled for one tier and asks nothing again.
+macro_rules! on_tier {
+    ($features:expr, $t:ident => $e:expr) => {
+        match $features.width() {
+            Width::W128 => {
+                type $t = Ni;
+                $e
+            }
+            Width::W256 => {
+                type $t = Vaes256;
+                $e
+            }
+            Width::W512 => {
+                type $t = Vaes512;
+                $e
+            }
+        }
+    };
+}
 
-impl<const NR: usize> Schedule<NR> {
-    /// [`BatchKernels::lane_limits`](crate::backend::BatchKernels::lane_limits) for this CPU.
-    /// Lanes of unequal lengths each take the longest one's CTR steps, and
-    /// past the short ones that waste costs more than the group saves (a
-    /// 16-512-byte mix measured 0.73-0.83x one message at a time), so only
-    /// groups of equal lengths go past [`SHORT_MAX`]. Short lanes of unequal
-    /// lengths hash one lane per register in a loop of their own; without
-    /// VAES that loop made AES-256 groups of a 16-128-byte mix 0.92-0.93x
-    /// one message at a time (AES-128 1.00-1.05x), so they go one by one; and
-    /// since the one-message kernels take AVX's forms, so do AES-128 seals of
-    /// such a mix where the CPU has AVX (grouped, 0.93x; opens grouped 1.00x
-    /// against 0.97x one by one, so they stay grouped).
-    fn lane_limits(&self, seal: bool) -> LaneLimits {
-        let equal_max = if self.features.zmm() && seal {
-            ZMM_SEAL_LANES_MAX
-        } else if self.features.wide() {
-            WIDE_LANES_MAX
-        } else {
-            LANES_MAX
-        };
-        let mixed_short = self.features.wide() || (NR == 10 && !(seal && self.features.avx()));
-        LaneLimits { equal_max, mixed_short }
-    }
+/// RFC 8452 section 4 in registers: the derivation blocks are encrypted
+/// together, and the record keys (the first halves, paired with
+/// `unpacklo_epi64`) go straight into key expansion and POLYVAL.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn derive<const NR: usize, const N: usize, const M: usize>(
+    key: &Schedule<NR>,
+    nonce: &[u8; 12],
+) -> (Schedule<M>, Polyval) {
+    let mut b = derivation_blocks::<N>(nonce);
+    key.encrypt_n(&mut b);
+    let h = _mm_unpacklo_epi64(b[0], b[1]);
+    let rk = match N {
+        4 => expand128(_mm_unpacklo_epi64(b[2], b[3])),
+        _ => expand256(_mm_unpacklo_epi64(b[2], b[3]), _mm_unpacklo_epi64(b[4], b[5])),
+    };
+    let hash = Polyval::from_register(key.features, h);
+    b.zeroize();
+    (Schedule { rk, features: key.features }, hash)
+}
 
-    /// RFC 8452 section 4 in registers: the derivation blocks are encrypted
-    /// together, and the record keys (the first halves, paired with
-    /// `unpacklo_epi64`) go straight into key expansion and POLYVAL.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn derive<const N: usize, const M: usize>(&self, nonce: &[u8; 12]) -> (Schedule<M>, Polyval) {
-        let mut b = derivation_blocks::<N>(nonce);
-        self.encrypt_n(&mut b);
-        let h = _mm_unpacklo_epi64(b[0], b[1]);
-        let rk = match N {
-            4 => expand128(_mm_unpacklo_epi64(b[2], b[3])),
-            _ => expand256(_mm_unpacklo_epi64(b[2], b[3]), _mm_unpacklo_epi64(b[4], b[5])),
-        };
-        let hash = Polyval::from_register(self.features, h);
-        b.zeroize();
-        (Schedule { rk, features: self.features }, hash)
-    }
+/// `long.rs`'s `seal_long` at the key's tier, out of line, so that the
+/// fused methods, inlined into the mode, keep one call in their long branch
+/// (not one per tier). Without target features, so that each tier's kernel
+/// stays a function of its own (inlined here, three of them made one
+/// function too large for the compiler to keep their helpers inlined).
+///
+/// # Safety
+/// As `seal_long`'s, with the key's proof for its tier.
+#[inline(never)]
+unsafe fn seal_long_at<const NR: usize, const NB: usize>(
+    key: &Schedule<NR>,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+) -> Block {
+    // SAFETY: the caller's promise.
+    on_tier!(key.features, T => unsafe { seal_long::<T, NR, NB>(key, nonce, aad, data) })
+}
+
+/// `long.rs`'s `open_long` at the key's tier, out of line (see
+/// [`seal_long_at`]).
+///
+/// # Safety
+/// As `open_long`'s, with the key's proof for its tier.
+#[inline(never)]
+unsafe fn open_long_at<const NR: usize, const NB: usize>(
+    key: &Schedule<NR>,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    tag: &Block,
+) -> Block {
+    // SAFETY: the caller's promise.
+    on_tier!(key.features, T => unsafe { open_long::<T, NR, NB>(key, nonce, aad, data, tag) })
+}
+
+/// `long.rs`'s `gcm_long` at the key's tier, out of line (see
+/// [`seal_long_at`]).
+///
+/// # Safety
+/// As `gcm_long`'s, with the key's proof for its tier.
+#[inline(never)]
+unsafe fn gcm_long_at<const NR: usize, const OPEN: bool>(
+    key: &Schedule<NR>,
+    table: &GcmTable<NR>,
+    iv: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+) -> Block {
+    // SAFETY: the caller's promise.
+    on_tier!(key.features, T => unsafe { gcm_long::<T, NR, OPEN>(key, table, iv, aad, data) })
 }
 
 macro_rules! aes_impl {
@@ -88,12 +130,12 @@ macro_rules! aes_impl {
                 unsafe { self.encrypt_blocks(blocks) }
             }
             fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32::<false, false>(counter, data) }
+                // SAFETY: a schedule holds the Features proof of its tier.
+                on_tier!(self.features, T => unsafe { ctr32::<T, _, false, false>(self, counter, data) })
             }
             fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32::<true, false>(counter, data) }
+                // SAFETY: a schedule holds the Features proof of its tier.
+                on_tier!(self.features, T => unsafe { ctr32::<T, _, true, false>(self, counter, data) })
             }
         }
 
@@ -104,12 +146,17 @@ macro_rules! aes_impl {
             }
             type GhashTable = GcmTable<$nr>;
             fn ghash_table(&self, h: &Block) -> GcmTable<$nr> {
-                // SAFETY: a schedule holds the Features proof; 16 readable bytes.
-                unsafe { GcmTable::new(self, _mm_loadu_si128(h.as_ptr().cast())) }
+                // SAFETY: a schedule holds the Features proof of its tier; 16
+                // readable bytes.
+                on_tier!(self.features, T => unsafe {
+                    GcmTable::new::<T>(self, _mm_loadu_si128(h.as_ptr().cast()))
+                })
             }
             fn ghash_update(table: &GcmTable<$nr>, hash: &mut Polyval, data: &[u8]) {
-                // SAFETY: a Polyval holds the Features proof of CPU support.
-                unsafe { hash.update_padded_blocks::<true>(data, Some(&table.powers)) }
+                // SAFETY: a Polyval holds the Features proof of its tier.
+                on_tier!(hash.features, T => unsafe {
+                    polyval_update_padded::<T, true>(hash, data, Some(&table.powers))
+                })
             }
         }
 
@@ -121,8 +168,8 @@ macro_rules! aes_impl {
                 hash: &mut Polyval,
                 table: &GcmTable<$nr>,
             ) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32be_ghash::<false>(counter, data, hash, table) }
+                // SAFETY: a schedule holds the Features proof of its tier.
+                on_tier!(self.features, T => unsafe { ctr32be_ghash::<T, _, false>(self, counter, data, hash, table) })
             }
             fn ghash_then_ctr32be(
                 &self,
@@ -131,16 +178,16 @@ macro_rules! aes_impl {
                 hash: &mut Polyval,
                 table: &GcmTable<$nr>,
             ) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32be_ghash::<true>(counter, data, hash, table) }
+                // SAFETY: a schedule holds the Features proof of its tier.
+                on_tier!(self.features, T => unsafe { ctr32be_ghash::<T, _, true>(self, counter, data, hash, table) })
             }
             fn ctr32le_then_polyval(&self, counter: &Block, data: &mut [u8], hash: &mut Polyval) {
-                // SAFETY: a schedule holds the Features proof of CPU support.
-                unsafe { self.ctr32le_then_polyval(counter, data, hash) }
+                // SAFETY: a schedule holds the Features proof of its tier.
+                on_tier!(self.features, T => unsafe { ctr32le_then_polyval::<T, _>(self, counter, data, hash) })
             }
             fn derive_record_keys_fused(&self, nonce: &[u8; 12]) -> Option<(Self, Polyval)> {
                 // SAFETY: a schedule holds the Features proof of CPU support.
-                Some(unsafe { self.derive::<{ 2 + $key_len / 8 }, $nr>(nonce) })
+                Some(unsafe { derive::<$nr, { 2 + $key_len / 8 }, $nr>(self, nonce) })
             }
             #[inline]
             fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
@@ -149,7 +196,7 @@ macro_rules! aes_impl {
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::seal_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
                 } else {
-                    unsafe { self.seal_long::<{ 2 + $key_len / 8 }>(nonce, aad, data) }
+                    unsafe { seal_long_at::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
                 })
             }
             #[inline]
@@ -164,10 +211,9 @@ macro_rules! aes_impl {
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::open_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 } else {
-                    unsafe { self.open_long::<{ 2 + $key_len / 8 }>(nonce, aad, data, tag) }
+                    unsafe { open_long_at::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 })
             }
-            #[cfg(feature = "research")]
             #[inline]
             fn seal_layout(
                 &self,
@@ -181,7 +227,6 @@ macro_rules! aes_impl {
                 (aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX)
                     .then(|| unsafe { short::seal_layout::<$nr>(self, h, layout, aad, data) })
             }
-            #[cfg(feature = "research")]
             #[inline]
             fn open_layout(
                 &self,
@@ -208,7 +253,7 @@ macro_rules! aes_impl {
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
                     unsafe { short::gcm_one::<$nr, OPEN>(self, &table.powers, iv, aad, data) }
                 } else {
-                    unsafe { self.gcm_long::<OPEN>(table, iv, aad, data) }
+                    unsafe { gcm_long_at::<$nr, OPEN>(self, table, iv, aad, data) }
                 })
             }
         }
@@ -216,13 +261,10 @@ macro_rules! aes_impl {
         impl crate::backend::BatchKernels for $name {
             type LaneKeys = LaneKeyMemory;
             fn wide_groups(&self) -> bool {
-                // Sixteen lanes one per register too for AES-256, whose
-                // derivation is 24 blocks per quad: seals 4-5% faster, opens
-                // 1-3%; for AES-128 sixteen measured 6-16 cycles slower.
-                self.features.wide() || $nr == 14
+                on_tier!(self.features, T => T::wide_groups($nr))
             }
             fn lane_limits(&self, seal: bool) -> Option<LaneLimits> {
-                Some(Schedule::lane_limits(self, seal))
+                Some(on_tier!(self.features, T => T::lane_limits($nr, seal, self.features.avx())))
             }
             fn seal_lanes<const L: usize>(
                 &self,
@@ -237,7 +279,9 @@ macro_rules! aes_impl {
                 // SAFETY: a schedule holds the Features proof; a multiple of
                 // 4 lanes (any lengths are correct; the caller keeps them
                 // within `lane_limits`, where the group is the faster).
-                Some(unsafe { self.seal_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, keys) })
+                Some(on_tier!(self.features, T => unsafe {
+                    T::seal_group::<$nr, { 2 + $key_len / 8 }, L>(self, nonces, aads, data, keys)
+                }))
             }
             fn open_lanes<const L: usize>(
                 &self,
@@ -251,7 +295,9 @@ macro_rules! aes_impl {
                     return None;
                 }
                 // SAFETY: as in `seal_lanes`.
-                Some(unsafe { self.open_group::<{ 2 + $key_len / 8 }, L>(nonces, aads, data, tags, keys) })
+                Some(on_tier!(self.features, T => unsafe {
+                    T::open_group::<$nr, { 2 + $key_len / 8 }, L>(self, nonces, aads, data, tags, keys)
+                }))
             }
         }
     };
@@ -263,19 +309,19 @@ aes_impl!(Aes256, 32, 14);
 impl crate::backend::Polyval for Polyval {
     fn update_blocks(&mut self, blocks: &[u8]) {
         debug_assert_eq!(blocks.len() % 16, 0);
-        // SAFETY: a Polyval holds the Features proof of CPU support; the trait
+        // SAFETY: a Polyval holds the Features proof of its tier; the trait
         // contract gives whole blocks.
-        unsafe { self.update::<false>(blocks) }
+        on_tier!(self.features, T => unsafe { polyval_update::<T, false>(self, blocks) })
     }
 
     fn update_padded(&mut self, data: &[u8]) {
-        // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks::<false>(data, None) }
+        // SAFETY: a Polyval holds the Features proof of its tier.
+        on_tier!(self.features, T => unsafe { polyval_update_padded::<T, false>(self, data, None) })
     }
 
     fn update_padded_reversed(&mut self, data: &[u8]) {
-        // SAFETY: a Polyval holds the Features proof of CPU support.
-        unsafe { self.update_padded_blocks::<true>(data, None) }
+        // SAFETY: a Polyval holds the Features proof of its tier.
+        on_tier!(self.features, T => unsafe { polyval_update_padded::<T, true>(self, data, None) })
     }
 
     fn dot(&self, a: &Block, b: &Block) -> Block {

@@ -4,7 +4,7 @@
 //! under per-lane keys read straight from it (`lanes4!`), key expansion four
 //! lanes per instruction, CTR one block of every lane at a time, and POLYVAL
 //! by Horner's rule over each lane ([`GroupHash`]). The traits [`LaneKeys`]
-//! and [`LaneHash`] are what `wide.rs` implements for lanes in pairs and
+//! and [`LaneHash`] are what `vaes.rs` implements for lanes in pairs and
 //! quads; `group.rs` drives them.
 
 use super::aes::RCON;
@@ -25,14 +25,14 @@ pub(super) type Schedules<const L: usize> = [[MaybeUninit<__m128i>; 15]; L];
 
 /// Bytes of round keys of the largest group: [`Schedules`] of
 /// [`WIDE_GROUP`](crate::backend::WIDE_GROUP) lanes, or the same lanes in
-/// pairs (`wide.rs`).
+/// pairs (`vaes.rs`).
 pub(super) const LANE_KEY_BYTES: usize = crate::backend::WIDE_GROUP * 15 * 16;
 
 /// The memory a batch call lends each of its groups for their round keys
 /// ([`LaneKeys::place`]). Each group's key expansion writes every entry it
 /// later reads, so the groups share it without clearing it in between, and
-/// it is wiped once, as the batch call returns (after each group, the wipe
-/// cost 7-10 cycles per message: one store per round key and lane).
+/// it is wiped once, as the batch call returns (a wipe after each group
+/// costs one store per round key and lane).
 #[repr(C, align(32))]
 pub(crate) struct LaneKeyMemory {
     bytes: [MaybeUninit<u8>; LANE_KEY_BYTES],
@@ -207,7 +207,7 @@ pub(super) const fn sub_word_mask(rotate: bool) -> [u8; 16] {
 
 /// Registers of a transposed key expansion: register `j` of a quad holds
 /// word `j` of four lanes' keys (`__m128i`), or of four lane pairs'
-/// (`__m256i`, `wide.rs`). The methods are used only inside functions that
+/// (`__m256i`, `vaes.rs`). The methods are used only inside functions that
 /// enable the instructions they need.
 pub(super) trait Words: Copy {
     /// All zero.
@@ -387,7 +387,7 @@ pub(super) fn ctr_lanes<const NR: usize, const L: usize>(
 /// A group's round keys and the AES rounds that read them: one row per lane
 /// and one block per instruction ([`Schedules`], any CPU with AES-NI), or
 /// lanes in pairs and two blocks per instruction
-/// (`PairSchedules` (`wide.rs`), `aesni-vaes`). The
+/// (`PairSchedules` (`vaes.rs`), `aesni-vaes`). The
 /// group's steps (`group.rs`, `seal_with`) are written once over it.
 ///
 /// # Safety
@@ -397,7 +397,7 @@ pub(super) unsafe trait LaneKeys<const NR: usize, const L: usize> {
     /// POLYVAL of the lanes, laid out as the round keys are.
     type Hash: LaneHash<L>;
     /// Whether the lanes' POLYVAL may run four lanes per instruction where
-    /// the CPU has AVX-512 (`wide.rs`, `group_hash_zmm`).
+    /// the CPU has AVX-512 (`vaes.rs`, `group_hash_zmm`).
     const QUADS: bool = false;
     /// The round keys' storage in `memory`, not yet written here (anything
     /// an earlier group left): every entry read is written by
@@ -503,7 +503,7 @@ pub(super) fn source(j: usize, a: usize, m: usize) -> Option<(bool, usize, usize
 }
 
 /// The keys and accumulators of POLYVAL for a group's lanes: one lane per
-/// register (`Lanes`) or lanes in pairs (`wide.rs`). The keys are wiped when
+/// register (`Lanes`) or lanes in pairs (`vaes.rs`). The keys are wiped when
 /// it is dropped.
 pub(super) trait LaneHash<const L: usize>: Sized {
     /// Accumulators at zero under each lane's `h[l]`.
@@ -558,8 +558,8 @@ impl<'a, const L: usize, H: LaneHash<L>> GroupHash<'a, L, H> {
         Self::Equal {
             // SAFETY: as the caller's.
             lanes: unsafe { H::new(h) },
-            // Raw pointers, not an array of slices: the slices cost 15% of
-            // the whole batch (copies and bounds checks in the unrolled loop).
+            // Raw pointers, not an array of slices: the slices cost copies and
+            // bounds checks in the unrolled loop.
             aad: array(|l| aads[l].as_ptr()),
             msg: array(|l| msgs[l].as_ptr()),
             a,

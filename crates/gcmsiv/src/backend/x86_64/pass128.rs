@@ -1,6 +1,7 @@
 //! The 128-bit bulk passes, one block per instruction: CTR, and CTR and
 //! POLYVAL stitched into one loop, for decryption (GCM-SIV, GCM) and GCM
-//! encryption. `bulk.rs` chooses between these and the wider passes.
+//! encryption: the `ni` tier's passes, and every tier's for what its wider
+//! passes leave (`bulk.rs`).
 //!
 //! While the eight AES blocks of one chunk go through their rounds, the hash
 //! absorbs eight blocks, one Karatsuba product between rounds: the previous
@@ -21,8 +22,8 @@ const WIDTH: usize = 8;
 const CHUNK: usize = 16 * WIDTH;
 
 /// How many chunks behind CTR a pass that hashes its output hashes here:
-/// one. (Two, which the 256-bit loop gains from, see `pass_wide.rs`, measured
-/// 2% faster for AES-128 and 2-3% slower for AES-256 on this loop.)
+/// one. (Two, which the 256-bit loop gains from, see `pass256.rs`, is no
+/// gain on this loop taken over both key sizes.)
 const LAG: usize = 1;
 
 /// What the hash absorbs, and in which byte order.
@@ -49,225 +50,237 @@ impl Stitch {
     }
 }
 
-impl<const NR: usize> Schedule<NR> {
-    /// One pass of CTR over the whole chunks of `data` with the hash stitched
-    /// in; returns the number of bytes processed (a multiple of 128). The
-    /// partial tail is left to the caller. `BE` selects GCM's counter.
-    ///
-    /// # Safety
-    /// The CPU must support the enabled features.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) unsafe fn ctr_stitched<const BE: bool>(
-        &self,
-        counter: &Block,
-        data: &mut [u8],
-        state: &mut __m128i,
-        powers: &Powers,
-        mode: Stitch,
-    ) -> usize {
-        let chunks = data.len() / CHUNK;
-        if chunks == 0 {
-            return 0;
-        }
-        let reverse = byte_reverse_mask();
-        let hash_output = mode.hashes_output();
-        let reversed = mode.reversed();
-        // SAFETY: 16 readable bytes.
-        let mut ctr = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
-        if BE {
-            ctr = _mm_shuffle_epi8(ctr, reverse);
-        }
-        let base = data.as_mut_ptr();
-        let mut s = *state;
-        // A pass that hashes its output hashes `lag` chunks behind CTR; the
-        // first `lag` chunks have nothing hashed beside them and are peeled
-        // off, so the loop itself never tests for them. LAG (see there).
-        let lag = if hash_output { chunks.min(LAG) } else { 0 };
-        for c in 0..lag {
-            // SAFETY: c < chunks: the chunk lies inside `data`.
-            unsafe {
-                let chunk = base.add(c * CHUNK);
-                self.stitched_chunk::<BE, false>(ctr, c, chunk, chunk, s, powers, reversed);
-            }
-        }
-        for c in lag..chunks {
-            // SAFETY: c < chunks, so the chunk lies inside `data`; so does the
-            // one `lag` before it.
-            unsafe {
-                let chunk = base.add(c * CHUNK);
-                let src = if hash_output { chunk.sub(lag * CHUNK) } else { chunk };
-                s = self.stitched_chunk::<BE, true>(ctr, c, chunk, src, s, powers, reversed);
-            }
-        }
-        // The last `lag` chunks' output, not yet hashed, in order.
-        for c in chunks - lag..chunks {
-            // SAFETY: a whole chunk inside `data`.
-            let last = unsafe { base.add(c * CHUNK) };
-            let x: [__m128i; WIDTH] = array(|j| {
-                // SAFETY: block j of that chunk.
-                let b = unsafe { _mm_loadu_si128(last.add(16 * j).cast()) };
-                if reversed { _mm_shuffle_epi8(b, reverse) } else { b }
-            });
-            s = aggregate(s, &x, powers);
-        }
-        *state = s;
-        chunks * CHUNK
+/// One pass of CTR over the whole chunks of `data` with the hash stitched
+/// in; returns the number of bytes processed (a multiple of 128). The
+/// partial tail is left to the caller. `BE` selects GCM's counter.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn ctr_stitched<const NR: usize, const BE: bool>(
+    key: &Schedule<NR>,
+    counter: &Block,
+    data: &mut [u8],
+    state: &mut __m128i,
+    powers: &Powers,
+    mode: Stitch,
+) -> usize {
+    let chunks = data.len() / CHUNK;
+    if chunks == 0 {
+        return 0;
     }
-
-    /// CTR of chunk `c` at `chunk` (in place) with, if `HASH`, the eight
-    /// blocks at `src` absorbed into `s` between its rounds, one Karatsuba
-    /// product per round and one reduction at the end. Returns the new `s`.
-    ///
-    /// # Safety
-    /// `chunk` and `src` must each point to a whole chunk inside the data;
-    /// the CPU must support the enabled features.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    unsafe fn stitched_chunk<const BE: bool, const HASH: bool>(
-        &self,
-        ctr: __m128i,
-        c: usize,
-        chunk: *mut u8,
-        src: *const u8,
-        s: __m128i,
-        powers: &Powers,
-        reversed: bool,
-    ) -> __m128i {
-        let reverse = byte_reverse_mask();
-        // Counters in the little-endian lane, byte-reversed back for GCM.
-        // (No shortcut that depends on the counter's value: for IVs that
-        // are not 96 bits, J0 comes from GHASH under the secret key.)
-        // The chunk's first counter once, then each block's offset as a
-        // constant operand: one vector op per block rather than a move from a
-        // general register and an add (the vector pipes are the bottleneck).
-        let base = _mm_add_epi32(ctr, _mm_setr_epi32((c * WIDTH) as i32, 0, 0, 0));
-        let mut ks: [__m128i; WIDTH] = array(|k| {
-            let x = if k == 0 { base } else { _mm_add_epi32(base, _mm_setr_epi32(k as i32, 0, 0, 0)) };
-            if BE { _mm_shuffle_epi8(x, reverse) } else { x }
+    let reverse = byte_reverse_mask();
+    let hash_output = mode.hashes_output();
+    let reversed = mode.reversed();
+    // SAFETY: 16 readable bytes.
+    let mut ctr = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+    if BE {
+        ctr = _mm_shuffle_epi8(ctr, reverse);
+    }
+    let base = data.as_mut_ptr();
+    let mut s = *state;
+    // A pass that hashes its output hashes `lag` chunks behind CTR; the
+    // first `lag` chunks have nothing hashed beside them and are peeled
+    // off, so the loop itself never tests for them. LAG (see there).
+    let lag = if hash_output { chunks.min(LAG) } else { 0 };
+    for c in 0..lag {
+        // SAFETY: c < chunks: the chunk lies inside `data`.
+        unsafe {
+            let chunk = base.add(c * CHUNK);
+            stitched_chunk::<_, BE, false>(key, ctr, c, chunk, chunk, s, powers, reversed);
+        }
+    }
+    for c in lag..chunks {
+        // SAFETY: c < chunks, so the chunk lies inside `data`; so does the
+        // one `lag` before it.
+        unsafe {
+            let chunk = base.add(c * CHUNK);
+            let src = if hash_output { chunk.sub(lag * CHUNK) } else { chunk };
+            s = stitched_chunk::<_, BE, true>(key, ctr, c, chunk, src, s, powers, reversed);
+        }
+    }
+    // The last `lag` chunks' output, not yet hashed, in order.
+    for c in chunks - lag..chunks {
+        // SAFETY: a whole chunk inside `data`.
+        let last = unsafe { base.add(c * CHUNK) };
+        let x: [__m128i; WIDTH] = array(|j| {
+            // SAFETY: block j of that chunk.
+            let b = unsafe { _mm_loadu_si128(last.add(16 * j).cast()) };
+            if reversed { _mm_shuffle_epi8(b, reverse) } else { b }
         });
-        xor8(&mut ks, &self.rk[0]);
-        let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
-        for r in 1..NR {
-            aesenc8(&mut ks, &self.rk[r]);
-            if HASH && r <= WIDTH {
-                let j = r - 1;
-                // SAFETY: block j of the chunk at `src` (caller's contract).
-                let mut x = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
-                if reversed {
-                    x = _mm_shuffle_epi8(x, reverse);
-                }
-                if j == 0 {
-                    x = _mm_xor_si128(x, s);
-                }
-                let (h, hx) = (&powers.h[j], &powers.h_xor[j]);
-                // The powers as memory operands. Loaded as values, the
-                // compiler hoists all sixteen out of the loop and, short of
-                // registers, copies them to the stack on every call, where
-                // nothing wipes them (`tests/residue.rs` found H^8 there).
-                lo = _mm_xor_si128(lo, clmul_at::<0x00>(x, h));
-                hi = _mm_xor_si128(hi, clmul_at::<0x11>(x, h));
-                mid = _mm_xor_si128(mid, clmul_at::<0x00>(fold_halves(x), hx));
+        s = aggregate(s, &x, powers);
+    }
+    *state = s;
+    chunks * CHUNK
+}
+
+/// CTR of chunk `c` at `chunk` (in place) with, if `HASH`, the eight
+/// blocks at `src` absorbed into `s` between its rounds, one Karatsuba
+/// product per round and one reduction at the end. Returns the new `s`.
+///
+/// # Safety
+/// `chunk` and `src` must each point to a whole chunk inside the data;
+/// the CPU must support the enabled features.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn stitched_chunk<const NR: usize, const BE: bool, const HASH: bool>(
+    key: &Schedule<NR>,
+    ctr: __m128i,
+    c: usize,
+    chunk: *mut u8,
+    src: *const u8,
+    s: __m128i,
+    powers: &Powers,
+    reversed: bool,
+) -> __m128i {
+    let reverse = byte_reverse_mask();
+    // Counters in the little-endian lane, byte-reversed back for GCM.
+    // (No shortcut that depends on the counter's value: for IVs that
+    // are not 96 bits, J0 comes from GHASH under the secret key.)
+    // The chunk's first counter once, then each block's offset as a
+    // constant operand: one vector op per block rather than a move from a
+    // general register and an add (the vector pipes are the bottleneck).
+    let base = _mm_add_epi32(ctr, _mm_setr_epi32((c * WIDTH) as i32, 0, 0, 0));
+    let mut ks: [__m128i; WIDTH] = array(|k| {
+        let x = if k == 0 { base } else { _mm_add_epi32(base, _mm_setr_epi32(k as i32, 0, 0, 0)) };
+        if BE { _mm_shuffle_epi8(x, reverse) } else { x }
+    });
+    xor8(&mut ks, &key.rk[0]);
+    let (mut lo, mut hi, mut mid) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+    for r in 1..NR {
+        aesenc8(&mut ks, &key.rk[r]);
+        if HASH && r <= WIDTH {
+            let j = r - 1;
+            // SAFETY: block j of the chunk at `src` (caller's contract).
+            let mut x = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
+            if reversed {
+                x = _mm_shuffle_epi8(x, reverse);
             }
-        }
-        aesenclast8(&mut ks, &self.rk[NR]);
-        // `ks` ends up holding this pass's output, already in the data: no
-        // keystream is left behind to wipe.
-        for (k, x) in ks.iter_mut().enumerate() {
-            // SAFETY: block k of this chunk (caller's contract).
-            unsafe {
-                let p = chunk.add(16 * k).cast::<__m128i>();
-                *x = _mm_xor_si128(*x, _mm_loadu_si128(p));
-                _mm_storeu_si128(p, *x);
+            if j == 0 {
+                x = _mm_xor_si128(x, s);
             }
+            let (h, hx) = (&powers.h[j], &powers.h_xor[j]);
+            // The powers as memory operands. Loaded as values, the
+            // compiler hoists all sixteen out of the loop and, short of
+            // registers, copies them to the stack on every call, where
+            // nothing wipes them (`tests/residue.rs` found H^8 there).
+            lo = _mm_xor_si128(lo, clmul_at::<0x00>(x, h));
+            hi = _mm_xor_si128(hi, clmul_at::<0x11>(x, h));
+            mid = _mm_xor_si128(mid, clmul_at::<0x00>(fold_halves(x), hx));
         }
-        if !HASH {
-            return s;
+    }
+    aesenclast8(&mut ks, &key.rk[NR]);
+    // `ks` ends up holding this pass's output, already in the data: no
+    // keystream is left behind to wipe.
+    for (k, x) in ks.iter_mut().enumerate() {
+        // SAFETY: block k of this chunk (caller's contract).
+        unsafe {
+            let p = chunk.add(16 * k).cast::<__m128i>();
+            *x = _mm_xor_si128(*x, _mm_loadu_si128(p));
+            _mm_storeu_si128(p, *x);
         }
-        reduce_karatsuba(lo, hi, mid)
+    }
+    if !HASH {
+        return s;
+    }
+    reduce_karatsuba(lo, hi, mid)
+}
+
+/// `bulk.rs`'s `ctr32` one block per instruction.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+pub(super) fn ctr32_narrow<const NR: usize, const BE: bool>(
+    key: &Schedule<NR>,
+    counter: &Block,
+    data: &mut [u8],
+) {
+    // SAFETY: 16 readable bytes.
+    let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+    // Byte-reversed, GCM's big-endian counter becomes lane 0, little-endian.
+    let reverse = byte_reverse_mask();
+    if BE {
+        ctr0 = _mm_shuffle_epi8(ctr0, reverse);
+    }
+    // `add_epi32` on lane 0 wraps the counter modulo 2^32 and leaves the
+    // other 96 bits alone.
+    let mut next = 0i32;
+    let mut counters = || {
+        let b: [__m128i; WIDTH] = array(|k| {
+            let c = _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0));
+            if BE { _mm_shuffle_epi8(c, reverse) } else { c }
+        });
+        next = next.wrapping_add(WIDTH as i32);
+        b
+    };
+    let rk = &key.rk;
+    let mut chunks = data.chunks_exact_mut(16 * WIDTH);
+    for chunk in &mut chunks {
+        let mut b = counters();
+        xor8(&mut b, &rk[0]);
+        for key in &rk[1..NR] {
+            aesenc8(&mut b, key);
+        }
+        aesenclast8(&mut b, &rk[NR]);
+        for (k, x) in b.iter().enumerate() {
+            let p = chunk[16 * k..].as_mut_ptr().cast::<__m128i>();
+            // SAFETY: the chunk holds 16 * WIDTH bytes, so p..p+16 is in bounds.
+            unsafe { _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), *x)) };
+        }
+    }
+    let tail = chunks.into_remainder();
+    if !tail.is_empty() {
+        // Latency, not throughput, bounds a short tail: a group of 4 costs
+        // about what 1 does, 8 about what 5 does.
+        let first = _mm_setr_epi32(next, 0, 0, 0);
+        match tail.len().div_ceil(16) {
+            1 => ctr_tail::<_, 1, BE>(key, ctr0, first, reverse, tail),
+            2 => ctr_tail::<_, 2, BE>(key, ctr0, first, reverse, tail),
+            3 | 4 => ctr_tail::<_, 4, BE>(key, ctr0, first, reverse, tail),
+            _ => ctr_tail::<_, 8, BE>(key, ctr0, first, reverse, tail),
+        }
     }
 }
 
-impl<const NR: usize> Schedule<NR> {
-    /// `bulk.rs`'s `ctr32` one block per instruction.
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    pub(super) fn ctr32_narrow<const BE: bool>(&self, counter: &Block, data: &mut [u8]) {
-        // SAFETY: 16 readable bytes.
-        let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
-        // Byte-reversed, GCM's big-endian counter becomes lane 0, little-endian.
-        let reverse = byte_reverse_mask();
-        if BE {
-            ctr0 = _mm_shuffle_epi8(ctr0, reverse);
-        }
-        // `add_epi32` on lane 0 wraps the counter modulo 2^32 and leaves the
-        // other 96 bits alone.
-        let mut next = 0i32;
-        let mut counters = || {
-            let b: [__m128i; WIDTH] = array(|k| {
-                let c = _mm_add_epi32(ctr0, _mm_setr_epi32(next.wrapping_add(k as i32), 0, 0, 0));
-                if BE { _mm_shuffle_epi8(c, reverse) } else { c }
-            });
-            next = next.wrapping_add(WIDTH as i32);
-            b
-        };
-        let rk = &self.rk;
-        let mut chunks = data.chunks_exact_mut(16 * WIDTH);
-        for chunk in &mut chunks {
-            let mut b = counters();
-            xor8(&mut b, &rk[0]);
-            for key in &rk[1..NR] {
-                aesenc8(&mut b, key);
+/// CTR over a tail of at most `N` blocks (the last may be partial), from
+/// counter `ctr0 + first` (in the little-endian lane).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+fn ctr_tail<const NR: usize, const N: usize, const BE: bool>(
+    key: &Schedule<NR>,
+    ctr0: __m128i,
+    first: __m128i,
+    reverse: __m128i,
+    tail: &mut [u8],
+) {
+    let base = _mm_add_epi32(ctr0, first);
+    let mut k: [__m128i; N] = array(|i| {
+        let c = _mm_add_epi32(base, _mm_setr_epi32(i as i32, 0, 0, 0));
+        if BE { _mm_shuffle_epi8(c, reverse) } else { c }
+    });
+    key.encrypt_n(&mut k);
+    for (block, x) in tail.chunks_mut(16).zip(k) {
+        if block.len() == 16 {
+            // SAFETY: 16 readable and writable bytes.
+            unsafe {
+                let p = block.as_mut_ptr().cast::<__m128i>();
+                _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), x));
             }
-            aesenclast8(&mut b, &rk[NR]);
-            for (k, x) in b.iter().enumerate() {
-                let p = chunk[16 * k..].as_mut_ptr().cast::<__m128i>();
-                // SAFETY: the chunk holds 16 * WIDTH bytes, so p..p+16 is in bounds.
-                unsafe { _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), *x)) };
-            }
-        }
-        let tail = chunks.into_remainder();
-        if !tail.is_empty() {
-            // Latency, not throughput, bounds a short tail: a group of 4 costs
-            // about what 1 does, 8 about what 5 does.
-            let first = _mm_setr_epi32(next, 0, 0, 0);
-            match tail.len().div_ceil(16) {
-                1 => self.ctr_tail::<1, BE>(ctr0, first, reverse, tail),
-                2 => self.ctr_tail::<2, BE>(ctr0, first, reverse, tail),
-                3 | 4 => self.ctr_tail::<4, BE>(ctr0, first, reverse, tail),
-                _ => self.ctr_tail::<8, BE>(ctr0, first, reverse, tail),
-            }
+        } else {
+            store_partial(block, _mm_xor_si128(load_partial(block), x));
         }
     }
+    k.zeroize();
+}
 
-    /// CTR over a tail of at most `N` blocks (the last may be partial), from
-    /// counter `ctr0 + first` (in the little-endian lane).
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
-    fn ctr_tail<const N: usize, const BE: bool>(
-        &self,
-        ctr0: __m128i,
-        first: __m128i,
-        reverse: __m128i,
-        tail: &mut [u8],
-    ) {
-        let base = _mm_add_epi32(ctr0, first);
-        let mut k: [__m128i; N] = array(|i| {
-            let c = _mm_add_epi32(base, _mm_setr_epi32(i as i32, 0, 0, 0));
-            if BE { _mm_shuffle_epi8(c, reverse) } else { c }
-        });
-        self.encrypt_n(&mut k);
-        for (block, x) in tail.chunks_mut(16).zip(k) {
-            if block.len() == 16 {
-                // SAFETY: 16 readable and writable bytes.
-                unsafe {
-                    let p = block.as_mut_ptr().cast::<__m128i>();
-                    _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), x));
-                }
-            } else {
-                store_partial(block, _mm_xor_si128(load_partial(block), x));
-            }
-        }
-        k.zeroize();
+/// `counter` advanced past `bytes` (whole blocks) of CTR, in the counter's
+/// own convention.
+#[inline]
+pub(super) fn counter_after<const BE: bool>(counter: &Block, bytes: usize) -> Block {
+    let n = (bytes / 16) as u32;
+    if BE {
+        crate::backend::counter_add_be32(counter, n)
+    } else {
+        crate::backend::counter_add_le32(counter, n)
     }
 }

@@ -28,19 +28,16 @@
 //!
 //! The kernels are written once and compiled twice (`kernels!`): module
 //! [`sse`] with the features the `aesni-clmul` backend requires, module
-//! [`avx`] with AVX besides, which both x86-64 backends use where the CPU has
+//! [`avx`] with AVX besides, which all three tiers use where the CPU has
 //! it (`Features::avx`: every CPU with VAES, and most without since 2011); the
-//! SSE forms remain for CPUs without AVX. A short message is mostly set-up, dependent steps on a few registers,
-//! and the two-operand SSE forms need a register copy before many of them
-//! (about 80 of the 450 instructions of a 16-byte seal, callgrind): AVX's
-//! three-operand forms need none. (The `asm!` blocks the kernels share with the
+//! SSE forms remain for CPUs without AVX. A short message is mostly set-up,
+//! dependent steps on a few registers, and the two-operand SSE forms need a
+//! register copy before many of them: AVX's three-operand forms need none. (The `asm!` blocks the kernels share with the
 //! rest of the backend, round keys read as memory operands in `aes.rs`, come
 //! in both encodings, and the AVX module takes the VEX ones: a legacy-SSE
 //! instruction beside the YMM stores the compiler makes there costs a merge
-//! of the registers' upper halves on Intel cores.) With them, 16- to 128-byte seals
-//! take 3-10% fewer cycles and opens 0-6% (a Zen 4-class EPYC); longer
-//! messages take the SSE helpers (`long.rs`), which measured the same or
-//! slower in AVX's form.
+//! of the registers' upper halves on Intel cores.) Longer messages take the
+//! SSE helpers (`long.rs`), which gain nothing in AVX's form.
 
 use super::aes::{
     RCON, Schedule, aesdec_imc_at, aesdeclast_at, derivation_blocks, prefix_xor, sub_rot_word, sub_word,
@@ -52,7 +49,6 @@ use super::clmul::{Powers, aggregate, aggregate_with, clmul128, dot_chained as d
 use super::load::byte_reverse_mask;
 use super::load::{load_opaque, load_padded};
 use super::siv_blocks::{counter0, lengths, tag_input};
-#[cfg(feature = "research")]
 use crate::backend::SivLayout;
 use crate::backend::{Block, SHORT_MAX};
 use core::arch::x86_64::*;
@@ -76,8 +72,8 @@ macro_rules! kernels {
         /// Round `r` of AES on `B` blocks that ride on the key expansion, under
         /// `key`, round key `r` just made. One rider (the tag when sealing, the one
         /// CTR block of a 16-byte open) takes it from its register: through memory
-        /// the tag's chain waited for each store to be read back (a 16-byte seal
-        /// measured 10% slower). More riders (the CTR blocks when opening) read it
+        /// the tag's chain waited for each store to be read back. More riders
+        /// (the CTR blocks when opening) read it
         /// from the schedule, as [`round`] does: beside two or more of them the
         /// compiler spilled round keys held in registers.
         #[inline]
@@ -121,9 +117,7 @@ macro_rules! kernels {
         /// AES(`tag_input`) = `received`, that is when `tag_input` =
         /// AES^-1(`received`) = `decrypted`: the tag's rounds then need only the
         /// round keys and the received tag, and run beside CTR and POLYVAL rather
-        /// than after them, at the end of the open's chain of dependent steps
-        /// (AES-256 opens of 16 bytes to 2 KiB 3-10% faster, AES-128 opens of 256
-        /// bytes to 2 KiB 2-4%).
+        /// than after them, at the end of the open's chain of dependent steps.
         #[inline]
         #[target_feature(enable = $features)]
         pub(crate) fn verdict_block(received: __m128i, decrypted: __m128i, tag_input: __m128i) -> Block {
@@ -320,9 +314,8 @@ macro_rules! kernels {
         }
 
         /// CTR over the tail (1 to 127 bytes) of a long seal past its bulk pass,
-        /// from the little-endian counter block `counter`, in registers (through
-        /// the bulk entry points, the tail of a 1500-byte seal cost about 30 cycles
-        /// more than its bytes).
+        /// from the little-endian counter block `counter`, in registers (the bulk
+        /// entry points' set-up costs more than such a tail's bytes).
         ///
         /// # Safety
         /// The CPU must support the enabled features.
@@ -421,7 +414,7 @@ macro_rules! kernels {
             };
             // After POLYVAL in program order, yet run beside it and the CTR,
             // since it waits for neither. Placed right after the key expansion,
-            // its chain of rounds held up the work behind it (2-15% slower).
+            // its chain of rounds would hold up the work behind it.
             let decrypted = decrypt::<NR>(received, &rk);
             wipe::<NR>(&mut rk);
             verdict_block(received, decrypted, tag_input(s, nonce))
@@ -429,7 +422,6 @@ macro_rules! kernels {
 
         /// The layout's blocks in registers: H, the length block, the nonce
         /// block, and the masks of the tag input and the first counter.
-        #[cfg(feature = "research")]
         #[inline]
         #[target_feature(enable = $features)]
         fn layout_blocks(h: &Block, layout: &SivLayout) -> [__m128i; 6] {
@@ -455,7 +447,6 @@ macro_rules! kernels {
         /// # Safety
         /// The CPU must support the enabled features; the message and the AAD at
         /// most [`SHORT_MAX`] bytes each.
-        #[cfg(feature = "research")]
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn seal_layout<const NR: usize>(
             key: &Schedule<NR>,
@@ -485,7 +476,6 @@ macro_rules! kernels {
         ///
         /// # Safety
         /// As [`seal_layout`].
-        #[cfg(feature = "research")]
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn open_layout<const NR: usize>(
             key: &Schedule<NR>,
@@ -633,8 +623,8 @@ macro_rules! kernels {
         /// GCM-AE (SP 800-38D section 7.1), or with `OPEN` GCM-AD, of a short
         /// message with a 96-bit IV under the schedule `key`, `powers` the table of
         /// its POLYVAL key ([`gcm_blocks`]; step by step, J0's block, CTR, GHASH
-        /// and the length block each went through memory: two to three times
-        /// the cycles). Sealing encrypts `data` in place and returns the full
+        /// and the length block each go through memory). Sealing encrypts
+        /// `data` in place and returns the full
         /// tag; opening decrypts it in place and returns the full tag it should
         /// have (the caller compares, and puts the ciphertext back on a mismatch).
         ///
@@ -737,7 +727,6 @@ pub(super) unsafe fn open_one<const NR: usize, const NB: usize>(
 /// # Safety
 /// As [`sse::seal_layout`], but for the CPU: `key.features` is the proof of
 /// its support, for either expansion.
-#[cfg(feature = "research")]
 #[inline]
 pub(super) unsafe fn seal_layout<const NR: usize>(
     key: &Schedule<NR>,
@@ -758,7 +747,6 @@ pub(super) unsafe fn seal_layout<const NR: usize>(
 ///
 /// # Safety
 /// As [`seal_layout`].
-#[cfg(feature = "research")]
 #[inline]
 pub(super) unsafe fn open_layout<const NR: usize>(
     key: &Schedule<NR>,
@@ -853,7 +841,6 @@ mod tests {
                 let ga = unsafe { sse::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut x) };
                 let gb = unsafe { avx::gcm_one::<NR, true>(key, &powers, &nonce, aad, &mut y) };
                 assert_eq!((ga, &x), (gb, &y), "GCM open, {len} B, AAD {aad_len} B");
-                #[cfg(feature = "research")]
                 compare_layout(key, &h, aad, &bytes[..len]);
             }
         }
@@ -861,7 +848,6 @@ mod tests {
 
     /// The research variants' kernels, the same way, with masks that change
     /// every block they touch (a counter field replaced, a nonce XORed).
-    #[cfg(feature = "research")]
     fn compare_layout<const NR: usize>(key: &Schedule<NR>, h: &[u8; 16], aad: &[u8], msg: &[u8]) {
         let mut counter_and = [0xff; 16];
         counter_and[..4].fill(0);
