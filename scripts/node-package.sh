@@ -6,7 +6,9 @@
 # The tarball holds the JavaScript (CommonJS index.js, the ES module index.mjs,
 # types for both), the prebuilt addon for linux-x64-gnu (named as napi-rs
 # packages name them, gcmsiv.linux-x64-gnu.node; loader.js picks it by
-# platform, arch and libc), and the Rust sources of the addon, the core, the
+# platform, arch and libc) and, where GCMSIV_NODE_ARM64_ADDON names the
+# cross-compiled library (scripts/test-packages-arm64.sh builds it), the one for
+# linux-arm64-gnu beside it, and the Rust sources of the addon, the core, the
 # glue crate and the stream library (rust/, a workspace of its own with the
 # repository's Cargo.lock), from which install.js builds the addon with cargo where no
 # prebuilt fits. Run on linux-x64 with glibc (CI's machine).
@@ -26,6 +28,12 @@ ldd --version 2>&1 | grep -iE 'glibc|gnu libc' > /dev/null || { echo "node-packa
 pkg=bindings/node
 cargo build -q --release --locked -p gcmsiv-node
 strip --strip-debug -o "$pkg/gcmsiv.linux-x64-gnu.node" target/release/libgcmsiv_node.so
+rm -f "$pkg/gcmsiv.linux-arm64-gnu.node"
+if [ -n "${GCMSIV_NODE_ARM64_ADDON:-}" ]; then
+    readelf -h "$GCMSIV_NODE_ARM64_ADDON" | grep 'Machine: *AArch64' > /dev/null ||
+        { echo "node-package: $GCMSIV_NODE_ARM64_ADDON is not an AArch64 library" >&2; exit 1; }
+    aarch64-linux-gnu-strip --strip-debug -o "$pkg/gcmsiv.linux-arm64-gnu.node" "$GCMSIV_NODE_ARM64_ADDON"
+fi
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 
 # rust/: the addon's crate and its path dependencies at their places in the

@@ -12,14 +12,21 @@
 #            `cc $(pkg-config --cflags --libs gcmsiv)`, and statically
 #   Go       the module (its committed files, copied out) in a new module, built
 #            with cgo and no Rust toolchain on the PATH, and with CGO_ENABLED=0
-#   Python   the wheel from `maturin build --release` (checked by `auditwheel
-#            show`) in a fresh venv with no Rust toolchain; the sdist's contents
+#   Python   the wheel from `maturin build --release --zig --compatibility
+#            manylinux2014` (glibc 2.17, checked by `auditwheel show` and its
+#            symbols) in a fresh venv with no Rust toolchain; the sdist's contents
 #   Node.js  the `npm pack` tarball in a new project: require() and import; and
 #            the clear error where no prebuilt fits and no cargo exists
 #   Java     `mvn install` of bindings/java, and a new Maven project whose JUnit
 #            test runs Cipher.getInstance("AES/GCM-SIV/NoPadding")
 #
 # Also: scripts/version.py (one version everywhere) and the artifacts' names.
+#
+# And every package for linux-arm64 (scripts/test-packages-arm64.sh): the
+# AArch64 libraries are cross-compiled before the packing, so that the npm
+# tarball and the JAR carry them beside the x86-64 ones, with the aarch64
+# wheel; at the end each package is installed and run in a Debian arm64 root
+# under emulation. GCMSIV_ARM64_PACKAGES=0 leaves that out (and says so).
 # It reuses the release builds scripts/test.sh's earlier steps made (the C
 # library, the Node.js and Java addons, the CLI, the Python crate's build
 # folder); run alone, it builds them first.
@@ -36,6 +43,8 @@ dist="$root/target/dist"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-1}"
+arm64="${GCMSIV_ARM64_PACKAGES:-1}"
+arm64_release="$root/target/arm64-packages/aarch64-unknown-linux-gnu/release"
 
 step() { printf '\n== packages: %s\n' "$*"; }
 t0=$SECONDS
@@ -74,6 +83,20 @@ for name, field in [("ID", "id"), ("KEY", "key"), ("NONCE", "nonce"), ("AAD", "a
 PY
 )"
 echo "vector: RFC 8452 $GCMSIV_VEC_ID (AES-256-GCM-SIV, ${#GCMSIV_VEC_PT} hex digits of plaintext)"
+
+# maturin, with the zig that links the wheels for an old glibc (pinned: it
+# decides the wheels' bytes), and auditwheel; in a venv kept under target/, since
+# the wheels' builds depend on the path of the zig they link with, and a new one
+# on every run would rebuild both wheels from scratch.
+tools="$root/target/packages-tools"
+[ -x "$tools/bin/pip" ] || python3 -m venv "$tools"
+"$tools/bin/pip" install -q --disable-pip-version-check maturin auditwheel ziglang==0.17.1
+
+if [ "$arm64" = 1 ]; then
+    step "linux-arm64: the AArch64 libraries and wheel, cross-compiled (scripts/test-packages-arm64.sh build)"
+    GCMSIV_PY_TOOLS="$tools" scripts/test-packages-arm64.sh build "$dist"
+    took
+fi
 
 # ---------------------------------------------------------------------------
 step "cargo: cargo package of gcmsiv, gcmsiv-stream, gcmsiv-keyset and gcmsiv-cli (each verified by a build)"
@@ -252,14 +275,22 @@ EOF
 took
 
 # ---------------------------------------------------------------------------
-step "Python: maturin build --release, auditwheel show, the wheel in a fresh venv without Rust"
-python3 -m venv "$work/tools"
-"$work/tools/bin/pip" install -q --disable-pip-version-check maturin auditwheel
-(cd bindings/python && "$work/tools/bin/maturin" build --release --out "$dist" > "$work/maturin.log" 2>&1 &&
-    "$work/tools/bin/maturin" sdist --out "$dist" >> "$work/maturin.log" 2>&1) || { cat "$work/maturin.log" >&2; exit 1; }
-wheel=$(ls "$dist"/gcmsiv-"$version"-cp311-abi3-manylinux_*_x86_64.whl)
-"$work/tools/bin/auditwheel" show "$wheel" | tee "$work/auditwheel.txt" | sed -n 's/^.*consistent with/auditwheel: consistent with/p; /platform tag/p' | head -2
-grep -q 'is consistent with' "$work/auditwheel.txt"
+step "Python: maturin build --release --zig (glibc 2.17), auditwheel show, the wheel in a fresh venv without Rust"
+# zig links against glibc 2.17's symbols (manylinux2014, as pyca/cryptography's
+# wheels), where the system's linker would take this machine's (2.34 and later).
+(cd bindings/python && PATH="$tools/bin:$PATH" "$tools/bin/maturin" build --release --zig \
+    --compatibility manylinux2014 --out "$dist" > "$work/maturin.log" 2>&1 &&
+    "$tools/bin/maturin" sdist --out "$dist" >> "$work/maturin.log" 2>&1) || { cat "$work/maturin.log" >&2; exit 1; }
+wheel=$(ls "$dist"/gcmsiv-"$version"-cp311-abi3-manylinux*_x86_64.whl)
+"$tools/bin/auditwheel" show "$wheel" > "$work/auditwheel.txt"
+tr -s ' \n' ' ' < "$work/auditwheel.txt" | grep -o 'consistent with the following platform tag: "[^"]*"' | tee "$work/verdict.txt"
+grep '"manylinux_2_17_x86_64"' "$work/verdict.txt" > /dev/null || { echo "the wheel is not manylinux_2_17_x86_64" >&2; exit 1; }
+# Its newest versioned glibc symbol, read from the library itself.
+mkdir "$work/wheel" && python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$work/wheel"
+floor=$(find "$work/wheel" -name '*.so' -exec readelf -W --dyn-syms {} + | grep -o '@GLIBC_[0-9.]*' | sed 's/@GLIBC_//' | sort -Vu | tail -1)
+echo "$(basename "$wheel"): newest glibc symbol GLIBC_$floor"
+[ "$(printf '%s\n2.17\n' "$floor" | sort -V | tail -1)" = 2.17 ] ||
+    { echo "the wheel needs glibc $floor" >&2; exit 1; }
 sdist="$dist/gcmsiv-$version.tar.gz"
 for f in pyproject.toml Cargo.toml bindings/python/Cargo.toml bindings/python/Cargo.lock crates/gcmsiv/Cargo.toml \
     crates/gcmsiv/src/lib.rs crates/gcmsiv-glue/src/lib.rs LICENSE-MIT LICENSE-APACHE; do
@@ -290,7 +321,7 @@ EOF
 if [ "${GCMSIV_PACKAGES_SDIST:-0}" = 1 ]; then
     step "Python: a wheel built from the sdist in a clean folder"
     mkdir "$work/sdist" && cp "$sdist" "$work/sdist/"
-    (cd "$work/sdist" && "$work/tools/bin/pip" wheel -q --no-deps -w out "gcmsiv-$version.tar.gz")
+    (cd "$work/sdist" && "$tools/bin/pip" wheel -q --no-deps -w out "gcmsiv-$version.tar.gz")
     python3 -m venv "$work/py-sdist"
     "$work/py-sdist/bin/pip" install -q --no-index "$work"/sdist/out/gcmsiv-*.whl
     (cd "$work" && "$work/py-sdist/bin/python" app.py)
@@ -299,9 +330,14 @@ took
 
 # ---------------------------------------------------------------------------
 step "Node.js: npm pack, npm install of the tarball, require() and import"
-scripts/node-package.sh "$dist" > /dev/null
+if [ "$arm64" = 1 ]; then
+    GCMSIV_NODE_ARM64_ADDON="$arm64_release/libgcmsiv_node.so" scripts/node-package.sh "$dist" > /dev/null
+else
+    scripts/node-package.sh "$dist" > /dev/null
+fi
 tarball="$dist/gcmsiv-$version.tgz"
 tar tzf "$tarball" | grep -x package/gcmsiv.linux-x64-gnu.node > /dev/null
+[ "$arm64" != 1 ] || tar tzf "$tarball" | grep -x package/gcmsiv.linux-arm64-gnu.node > /dev/null
 mkdir -p "$work/node-app"
 cat > "$work/node-app/check.js" <<'EOF'
 'use strict';
@@ -349,11 +385,16 @@ took
 
 # ---------------------------------------------------------------------------
 step "Java: mvn install, and a Maven project whose test runs the JCA provider"
-mvn -B -q -Dstyle.color=never -f bindings/java/pom.xml install -Dgcmsiv.cargo.skip=true > "$work/mvn.log" 2>&1 ||
-    { cat "$work/mvn.log" >&2; exit 1; }
+aarch64_jni=()
+[ "$arm64" != 1 ] || aarch64_jni=("-Dgcmsiv.native.dir.aarch64=$arm64_release")
+# Maven copies resources over what an earlier build left: no library of another run stays in the JAR.
+rm -rf bindings/java/target/classes/dev/gcmsiv/native
+mvn -B -q -Dstyle.color=never -f bindings/java/pom.xml install -Dgcmsiv.cargo.skip=true "${aarch64_jni[@]}" \
+    > "$work/mvn.log" 2>&1 || { cat "$work/mvn.log" >&2; exit 1; }
 cp "bindings/java/target/gcmsiv-$version.jar" "bindings/java/target/gcmsiv-$version-sources.jar" \
     "bindings/java/target/gcmsiv-$version-javadoc.jar" "$dist/"
 jar tf "$dist/gcmsiv-$version.jar" | grep -x 'dev/gcmsiv/native/linux-x86_64/libgcmsiv_java.so' > /dev/null
+[ "$arm64" != 1 ] || jar tf "$dist/gcmsiv-$version.jar" | grep -x 'dev/gcmsiv/native/linux-aarch64/libgcmsiv_java.so' > /dev/null
 mkdir -p "$work/java-app/src/test/java/app"
 cat > "$work/java-app/pom.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -441,6 +482,14 @@ EOF
 grep -E '^ok:' "$work/mvn.log" || true
 grep 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0' "$work"/java-app/target/surefire-reports/app.ProviderTest.txt
 took
+
+if [ "$arm64" = 1 ]; then
+    step "linux-arm64: every package installed and run in an AArch64 root (scripts/test-packages-arm64.sh test)"
+    scripts/test-packages-arm64.sh test "$dist" "$work"
+    took
+else
+    echo "SKIPPED: the linux-arm64 packages (GCMSIV_ARM64_PACKAGES=0)" >&2
+fi
 
 step "artifacts"
 (cd "$dist" && ls -l | sed 1d | awk '{printf "   %9d  %s\n", $5, $9}')

@@ -108,7 +108,7 @@ python3 scripts/test-interop.py --python "$PWD/target/python-venv/bin/python"
 step "fuzzing: every fuzz target (Rust under AddressSanitizer, Go, Python) for 15 s after replaying its seeds; a crash fails (scripts/fuzz.sh --ci 15)"
 GCMSIV_PYTHON_VENV="$PWD/target/python-venv" scripts/fuzz.sh --ci 15
 
-step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository"
+step "packages: every artifact built into target/dist, installed and run in fresh projects outside the repository (linux-x64 here, linux-arm64 in a Debian arm64 root under qemu)"
 scripts/test-packages.sh
 
 step "other architectures under emulation (started at the beginning, beside the steps above): AArch64 (its backend and the portable one), 32-bit ARM, ppc64le, bare-metal AArch64"

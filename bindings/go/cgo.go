@@ -1,13 +1,16 @@
-//go:build cgo && !purego && linux && amd64
+//go:build cgo && !purego && linux && (amd64 || arm64)
 
 package gcmsiv
 
 // The C library: the static library of the repository's crates/gcmsiv-c,
-// prebuilt for linux/amd64 inside this module (scripts/go-prebuilt.sh).
+// prebuilt for linux/amd64 and linux/arm64 inside this module
+// (scripts/go-prebuilt.sh), picked by GOARCH.
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/prebuilt
-#cgo LDFLAGS: ${SRCDIR}/prebuilt/linux_amd64/libgcmsiv_c.a -lpthread -ldl -lm
+#cgo linux,amd64 LDFLAGS: ${SRCDIR}/prebuilt/linux_amd64/libgcmsiv_c.a
+#cgo linux,arm64 LDFLAGS: ${SRCDIR}/prebuilt/linux_arm64/libgcmsiv_c.a
+#cgo LDFLAGS: -lpthread -ldl -lm
 #include <stdlib.h>
 #include "gcmsiv.h"
 */

@@ -1,4 +1,4 @@
-//go:build cgo && !purego && linux && amd64
+//go:build cgo && !purego && linux && (amd64 || arm64)
 
 package gcmsiv
 

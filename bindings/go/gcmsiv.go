@@ -14,8 +14,9 @@
 //
 // # Build
 //
-// On linux/amd64 with cgo the package links the C ABI's static library that
-// ships inside the module (prebuilt/linux_amd64, built by the repository's
+// On linux/amd64 and linux/arm64 with cgo the package links the C ABI's static
+// library that ships inside the module (prebuilt/linux_amd64 and
+// prebuilt/linux_arm64, built by the repository's
 // scripts/go-prebuilt.sh, which CI checks is current): `go get` and `go build`
 // need a C compiler, as cgo does, and no Rust toolchain.
 //

@@ -67,8 +67,8 @@ function main() {
   if (!hasCargo()) {
     throw new Error(
       `gcmsiv: no prebuilt addon for ${prebuiltName().slice(7, -5)} (this package ships ` +
-        `linux-x64-gnu) and no Rust toolchain to build one: install Rust 1.89+ ` +
-        `(https://rustup.rs) so that cargo is on the PATH, then run \`npm rebuild gcmsiv\`.`,
+        `linux-x64-gnu and linux-arm64-gnu) and no Rust toolchain to build one: install ` +
+        `Rust 1.89+ (https://rustup.rs) so that cargo is on the PATH, then run \`npm rebuild gcmsiv\`.`,
     );
   }
   buildFromSource();

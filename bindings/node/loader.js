@@ -46,10 +46,10 @@ function loadAddon(dir = __dirname) {
   }
   const platform = `${process.platform}-${process.arch}${libc() ? `-${libc()}` : ''}`;
   throw new Error(
-    `gcmsiv: no native addon for ${platform}. This package ships a prebuilt addon for ` +
-      `linux-x64-gnu; elsewhere its install step builds one from the bundled Rust sources, ` +
-      `which needs a Rust toolchain (cargo, Rust 1.89+, from https://rustup.rs): install ` +
-      `one and run \`npm rebuild gcmsiv\`.` +
+    `gcmsiv: no native addon for ${platform}. This package ships prebuilt addons for ` +
+      `linux-x64-gnu and linux-arm64-gnu; elsewhere its install step builds one from the ` +
+      `bundled Rust sources, which needs a Rust toolchain (cargo, Rust 1.89+, from ` +
+      `https://rustup.rs): install one and run \`npm rebuild gcmsiv\`.` +
       (failures.length ? ` Addons that failed to load: ${failures.join('; ')}` : ''),
   );
 }
