@@ -482,25 +482,30 @@ pub extern "system" fn Java_dev_gcmsiv_Native_seal<'l>(
                 wipe(sealed); // the plaintext's copy, or its ciphertext
                 return Ok(sealing?);
             }
-            // In place in the Java arrays (only the caller's plaintext and
-            // its ciphertext are ever there): the input moved to the
-            // output's range first (the same array: one critical section,
-            // any overlap).
+            // In the Java arrays (only the caller's plaintext and its
+            // ciphertext are ever there). Distinct arrays: one pass from the
+            // input into the output. The same array: the input moved to the
+            // output's range first (one critical section, any overlap), then
+            // sealed in place.
             let input_range = range(in_offset, len, raw.length(input))?;
             let out = range(out_offset, len + tag_len, raw.length(output))?;
             let same = raw.same(input, output);
             let held_out = Critical::new(raw, output, true)?;
             let dst = held_out.ptr.wrapping_add(out.start);
+            // SAFETY: `out` lies inside the output array, held until this returns.
+            let sealed = unsafe { core::slice::from_raw_parts_mut(dst, out.len()) };
             if same {
                 // SAFETY: both ranges lie inside this array (checked above).
                 unsafe { core::ptr::copy(held_out.ptr.add(input_range.start), dst, len) };
-            } else {
-                let held_in = Critical::new(raw, input, false)?;
-                // SAFETY: both ranges checked; distinct arrays.
-                unsafe { core::ptr::copy_nonoverlapping(held_in.ptr.add(input_range.start), dst, len) };
+                return seal_moved(key, nonce, aad, sealed, len);
             }
-            // SAFETY: `out` lies inside the output array, held until this returns.
-            seal_moved(key, nonce, aad, unsafe { core::slice::from_raw_parts_mut(dst, out.len()) }, len)
+            let held_in = Critical::new(raw, input, false)?;
+            // SAFETY: the range checked, inside the input array, held until
+            // this returns; a distinct array from the output's.
+            let plaintext = unsafe { core::slice::from_raw_parts(held_in.ptr.add(input_range.start), len) };
+            let (body, tag) = sealed.split_at_mut(len);
+            key.encrypt_detached(nonce, aad, plaintext, body, tag).inspect_err(|_| wipe(sealed))?;
+            Ok(())
         })
     })
 }

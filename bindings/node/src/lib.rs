@@ -246,8 +246,8 @@ fn seal_bytes(cipher: &Cipher, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Re
     cipher.check_lengths(nonce.len(), aad.len(), plaintext.len()).map_err(js_error)?;
     let mut out = vec![0u8; plaintext.len() + cipher.tag_len()];
     let (body, tag) = out.split_at_mut(plaintext.len());
-    body.copy_from_slice(plaintext);
-    cipher.encrypt_in_place_detached(nonce, aad, body, tag).map_err(js_error)?;
+    // One pass from the plaintext into the new buffer: no copy first.
+    cipher.encrypt_detached(nonce, aad, plaintext, body, tag).map_err(js_error)?;
     Ok(out)
 }
 
@@ -261,8 +261,8 @@ fn open_bytes(cipher: &Cipher, nonce: &[u8], sealed: &[u8], aad: &[u8]) -> Resul
     cipher.check_open_lengths(nonce.len(), aad.len(), body).map_err(js_error)?;
     let mut tag = [0u8; 16];
     tag[..tag_len].copy_from_slice(&sealed[body..]);
-    let mut out = sealed[..body].to_vec();
-    cipher.decrypt_in_place_detached(nonce, aad, &mut out, &tag[..tag_len]).map_err(js_error)?;
+    let mut out = vec![0u8; body];
+    cipher.decrypt_detached(nonce, aad, &sealed[..body], &tag[..tag_len], &mut out).map_err(js_error)?;
     Ok(out)
 }
 

@@ -18,6 +18,7 @@ mod limits;
 mod parallel;
 mod peers;
 mod research;
+mod shapes;
 
 use peers::{Impl, Op};
 
@@ -130,7 +131,7 @@ struct Args {
     #[arg(long, value_name = "BITS,...", value_delimiter = ',', value_parser = one_of::<usize>(&[128, 256]))]
     keys: Vec<usize>,
     /// Sections to run, comma-separated; default: all
-    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "batch", "column", "parallel", "gcm", "ratio", "limits", "fixed", "research", "bounds"])]
+    #[arg(long, value_name = "SECTION,...", value_delimiter = ',', value_parser = ["single", "aad", "placement", "batch", "column", "parallel", "gcm", "ratio", "limits", "fixed", "research", "bounds"])]
     only: Vec<String>,
     /// The research tables (`--only research`) measured as 000 did: 30 x
     /// (500 warm-up calls, 500 timed), the minimum average, printed with
@@ -219,6 +220,12 @@ fn main() {
                 table(&title, &mut peers::gcm_siv(key_bits), op, &sizes, rounds, ghz);
             }
         }
+    }
+    if run("aad") {
+        shapes::print_aad(&key_sizes, rounds);
+    }
+    if run("placement") {
+        shapes::print_placement(&key_sizes, rounds);
     }
     if run("batch") {
         for &key_bits in &key_sizes {

@@ -185,9 +185,10 @@ pub unsafe extern "C" fn gcmsiv_decrypt_detached(
     unsafe { open_detached(key, m, c, c_len, mac, mac_len, ad, ad_len, npub, npub_len) }
 }
 
-/// Both encryptions after their length checks: the overlap checks, the copy
-/// of `m` into `c` (unless in place), the seal; on failure the copy is wiped
-/// (only an internal error can fail after it). `mac` is the key's tag length.
+/// Both encryptions after their length checks: the overlap checks, the seal
+/// (in place, or from `m` into `c` in one pass); on failure what it wrote is
+/// wiped (only an internal error can fail after it). `mac` is the key's tag
+/// length.
 ///
 /// # Safety
 /// As [`gcmsiv_encrypt_detached`].
@@ -217,11 +218,12 @@ pub(crate) unsafe fn seal_detached(
             unsafe { (input(ad, ad_len)?, input(npub, npub_len)?, input(m_span.0, m_span.1)?) };
         let mac = unsafe { output(mac, mac_len) }?;
         let body = unsafe { output(c, m_len) }?;
-        if !in_place {
-            body.copy_from_slice(m);
+        if in_place {
+            key.seal(npub, ad, body, mac)
+        } else {
             written = (body.as_mut_ptr(), m_len);
+            key.seal_detached(npub, ad, m, body, mac)
         }
-        key.seal(npub, ad, body, mac)
     });
     if code != GCMSIV_OK {
         // SAFETY: the output this call wrote.
@@ -231,7 +233,7 @@ pub(crate) unsafe fn seal_detached(
 }
 
 /// Both decryptions after their length checks: the overlap checks, the
-/// copy of `c` into `m` (unless in place), the open. On failure a separate
+/// open (in place, or from `c` into `m` in one pass). On failure a separate
 /// output is zeroed; in place, the core has put the ciphertext back, unless
 /// a panic cut it short (then it is zeroed too).
 ///
@@ -262,10 +264,7 @@ pub(crate) unsafe fn open_detached(
         };
         let body = unsafe { output(m, c_len) }?;
         written = (body.as_mut_ptr(), c_len, in_place);
-        if !in_place {
-            body.copy_from_slice(c);
-        }
-        key.open(npub, ad, body, mac)
+        if in_place { key.open(npub, ad, body, mac) } else { key.open_detached(npub, ad, c, mac, body) }
     });
     if code != GCMSIV_OK && (!written.2 || code == GCMSIV_ERR_INTERNAL) {
         // SAFETY: the output this call wrote.

@@ -78,6 +78,32 @@ impl GcmsivKey {
         self.cipher.encrypt_in_place_detached(nonce, aad, buffer, tag).map_err(status)
     }
 
+    /// Encrypts `plaintext` into `ciphertext` (as long, apart) in one pass;
+    /// writes the tag into `tag` (its length).
+    pub(crate) fn seal_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        ciphertext: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), c_int> {
+        self.cipher.encrypt_detached(nonce, aad, plaintext, ciphertext, tag).map_err(status)
+    }
+
+    /// Decrypts `ciphertext` into `plaintext` (as long, apart) in one pass
+    /// if `tag` authenticates it; otherwise `plaintext` is zeroed.
+    pub(crate) fn open_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8],
+        plaintext: &mut [u8],
+    ) -> Result<(), c_int> {
+        self.cipher.decrypt_detached(nonce, aad, ciphertext, tag, plaintext).map_err(status)
+    }
+
     /// Decrypts `buffer` in place if `tag` authenticates it; otherwise the
     /// buffer holds the ciphertext again.
     pub(crate) fn open(&self, nonce: &[u8], aad: &[u8], buffer: &mut [u8], tag: &[u8]) -> Result<(), c_int> {

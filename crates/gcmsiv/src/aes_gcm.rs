@@ -182,19 +182,18 @@ macro_rules! gcm_type {
             /// Encrypts `plaintext`, returning ciphertext || tag.
             #[cfg(feature = "alloc")]
             pub fn encrypt(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-                let mut out = Vec::with_capacity(plaintext.len() + 16);
-                out.extend_from_slice(plaintext);
-                let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
-                out.extend_from_slice(tag.as_bytes());
+                let needed = plaintext.len().checked_add(self.tag_len()).ok_or(Error::PlaintextTooLong)?;
+                let mut out = alloc::vec![0; needed];
+                self.encrypt_into(nonce, aad, plaintext, &mut out)?;
                 Ok(out)
             }
 
             /// Decrypts ciphertext || tag; the plaintext only if it is authentic.
             #[cfg(feature = "alloc")]
             pub fn decrypt(&self, nonce: &[u8], aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
-                let (ciphertext, tag) = self.split_tag(ciphertext_and_tag)?;
-                let mut out = ciphertext.to_vec();
-                self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
+                let (ciphertext, _) = self.split_tag(ciphertext_and_tag)?;
+                let mut out = alloc::vec![0; ciphertext.len()];
+                self.decrypt_into(nonce, aad, ciphertext_and_tag, &mut out)?;
                 Ok(out)
             }
 
@@ -221,8 +220,29 @@ macro_rules! gcm_type {
 
             /// Writes ciphertext || tag into `out` and returns the bytes written.
             pub fn encrypt_into(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-                crate::buffers::seal_into(plaintext, out, self.tag_len(), |body| {
-                    self.encrypt_in_place_detached(nonce, aad, body)
+                crate::buffers::seal_into(plaintext, out, self.tag_len(), |data| self.seal(nonce, aad, data))
+            }
+
+            /// Encrypts `plaintext` into the first `plaintext.len()` bytes of
+            /// `ciphertext` (another buffer) and returns the tag, in one pass that
+            /// reads the one and writes the other (no copy). On an error nothing
+            /// of the plaintext is left in `ciphertext`.
+            pub fn encrypt_detached(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], ciphertext: &mut [u8]) -> Result<Tag, Error> {
+                crate::buffers::seal_detached(plaintext, ciphertext, |data| self.seal(nonce, aad, data))
+            }
+
+            /// Decrypts `ciphertext` into the first `ciphertext.len()` bytes of
+            /// `plaintext` (another buffer) if `tag` authenticates it, in one
+            /// pass; on failure those bytes are zeroed.
+            #[must_use = "`plaintext` holds plaintext only if this returns Ok"]
+            pub fn decrypt_detached(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], plaintext: &mut [u8]) -> Result<(), Error> {
+                crate::buffers::open_into(ciphertext, plaintext, |data| dispatch!(self, core => core.open(nonce, aad, data, tag))).map(|_| ())
+            }
+
+            fn seal(&self, nonce: &[u8], aad: &[u8], data: crate::backend::InOut<'_>) -> Result<Tag, Error> {
+                dispatch!(self, core => {
+                    let full = core.seal(nonce, aad, data)?;
+                    Ok(Tag::truncate(full, core.tag_len()))
                 })
             }
 
@@ -231,9 +251,7 @@ macro_rules! gcm_type {
             #[must_use = "`out` holds plaintext only if this returns Ok"]
             pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], ciphertext_and_tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
                 let (ciphertext, tag) = self.split_tag(ciphertext_and_tag)?;
-                crate::buffers::open_into(ciphertext, out, |body| {
-                    self.decrypt_in_place_detached(nonce, aad, body, tag)
-                })
+                crate::buffers::open_into(ciphertext, out, |data| dispatch!(self, core => core.open(nonce, aad, data, tag)))
             }
 
             fn split_tag<'a>(&self, sealed: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), Error> {

@@ -129,10 +129,9 @@ macro_rules! gcm_siv_type {
             /// Encrypts `plaintext`, returning ciphertext || 16-byte tag.
             #[cfg(feature = "alloc")]
             pub fn encrypt(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-                let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
-                out.extend_from_slice(plaintext);
-                let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
-                out.extend_from_slice(&tag);
+                let needed = plaintext.len().checked_add(TAG_LEN).ok_or(Error::PlaintextTooLong)?;
+                let mut out = alloc::vec![0; needed];
+                self.encrypt_into(nonce, aad, plaintext, &mut out)?;
                 Ok(out)
             }
 
@@ -144,9 +143,8 @@ macro_rules! gcm_siv_type {
                 aad: &[u8],
                 ciphertext_and_tag: &[u8],
             ) -> Result<Vec<u8>, Error> {
-                let (ciphertext, tag) = split_tag(ciphertext_and_tag)?;
-                let mut out = ciphertext.to_vec();
-                self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
+                let mut out = alloc::vec![0; ciphertext_and_tag.len().saturating_sub(TAG_LEN)];
+                self.decrypt_into(nonce, aad, ciphertext_and_tag, &mut out)?;
                 Ok(out)
             }
 
@@ -248,9 +246,65 @@ macro_rules! gcm_siv_type {
                 plaintext: &[u8],
                 out: &mut [u8],
             ) -> Result<usize, Error> {
-                crate::buffers::seal_into(plaintext, out, TAG_LEN, |body| {
-                    self.encrypt_in_place_detached(nonce, aad, body)
-                })
+                crate::buffers::seal_into(plaintext, out, TAG_LEN, |data| self.seal(nonce, aad, data))
+            }
+
+            /// Encrypts `plaintext` into the first `plaintext.len()` bytes of
+            /// `ciphertext` (another buffer; bytes past those are left alone) and
+            /// returns the tag. One pass reads the plaintext and writes the
+            /// ciphertext: no copy, as fast as [`Self::encrypt_in_place_detached`].
+            /// On an error nothing of the plaintext is left in `ciphertext`.
+            pub fn encrypt_detached(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                plaintext: &[u8],
+                ciphertext: &mut [u8],
+            ) -> Result<[u8; TAG_LEN], Error> {
+                crate::buffers::seal_detached(plaintext, ciphertext, |data| self.seal(nonce, aad, data))
+            }
+
+            /// Decrypts `ciphertext` into the first `ciphertext.len()` bytes of
+            /// `plaintext` (another buffer) if `tag` authenticates it, in one pass
+            /// as [`Self::encrypt_detached`]. On failure those bytes are zeroed:
+            /// unauthenticated plaintext never reaches the caller.
+            #[must_use = "`plaintext` holds plaintext only if this returns Ok"]
+            pub fn decrypt_detached(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                ciphertext: &[u8],
+                tag: &[u8; TAG_LEN],
+                plaintext: &mut [u8],
+            ) -> Result<(), Error> {
+                crate::buffers::open_into(ciphertext, plaintext, |data| self.open(nonce, aad, data, tag)).map(|_| ())
+            }
+
+            /// The seal of every shape of call: in place or out of place, on
+            /// all cores past the threshold (in place: the input copied first).
+            fn seal(&self, nonce: &[u8; NONCE_LEN], aad: &[u8], data: crate::backend::InOut<'_>) -> Result<[u8; TAG_LEN], Error> {
+                #[cfg(feature = "parallel")]
+                if self.parallel(data.len()) {
+                    let buffer = data.into_in_place();
+                    return dispatch!(self, core => core.seal_in_place_parallel(nonce, aad, buffer));
+                }
+                dispatch!(self, core => core.seal(nonce, aad, data))
+            }
+
+            /// [`Self::seal`]'s open.
+            fn open(
+                &self,
+                nonce: &[u8; NONCE_LEN],
+                aad: &[u8],
+                data: crate::backend::InOut<'_>,
+                tag: &[u8; TAG_LEN],
+            ) -> Result<(), Error> {
+                #[cfg(feature = "parallel")]
+                if self.parallel(data.len()) {
+                    let buffer = data.into_in_place();
+                    return dispatch!(self, core => core.open_in_place_parallel(nonce, aad, buffer, tag));
+                }
+                dispatch!(self, core => core.open(nonce, aad, data, tag))
             }
 
             /// Writes the plaintext of ciphertext || tag into `out`, which needs
@@ -265,9 +319,7 @@ macro_rules! gcm_siv_type {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 let (ciphertext, tag) = split_tag(ciphertext_and_tag)?;
-                crate::buffers::open_into(ciphertext, out, |body| {
-                    self.decrypt_in_place_detached(nonce, aad, body, tag)
-                })
+                crate::buffers::open_into(ciphertext, out, |data| self.open(nonce, aad, data, tag))
             }
 
         }

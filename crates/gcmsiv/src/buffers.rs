@@ -3,6 +3,7 @@
 //! without leaving copies of its schedule on the stack ([`scrubbed`]).
 
 use crate::Error;
+use crate::backend::InOut;
 use zeroize::Zeroize;
 
 /// `key` as an array of the length the algorithm needs.
@@ -10,43 +11,56 @@ pub(crate) fn key_array<const N: usize>(key: &[u8]) -> Result<&[u8; N], Error> {
     key.try_into().map_err(|_| Error::InvalidKeyLength { expected: N, actual: key.len() })
 }
 
-/// Copies `plaintext` into `out`, seals it there with `seal` (which returns the
-/// tag), appends the tag, and returns the bytes written. If `seal` refuses
-/// (misuse: a nonce or AAD it does not take), the copy is zeroed: no
-/// plaintext is left in what is usually the outgoing buffer.
+/// Seals `plaintext` into the first bytes of `out` with `seal` (which
+/// returns the tag; out of place, its kernels read the one and write the
+/// other in one pass), appends the tag, and returns the bytes written. If
+/// `seal` refuses (misuse: a nonce or AAD it does not take), what it may
+/// have written is zeroed: no plaintext is left in what is usually the
+/// outgoing buffer.
 pub(crate) fn seal_into<T: AsRef<[u8]>>(
     plaintext: &[u8],
     out: &mut [u8],
     tag_len: usize,
-    seal: impl FnOnce(&mut [u8]) -> Result<T, Error>,
+    seal: impl FnOnce(InOut<'_>) -> Result<T, Error>,
 ) -> Result<usize, Error> {
     let needed = plaintext.len().checked_add(tag_len).ok_or(Error::PlaintextTooLong)?;
     if out.len() < needed {
         return Err(Error::BufferTooSmall { needed, actual: out.len() });
     }
     let (body, rest) = out.split_at_mut(plaintext.len());
-    body.copy_from_slice(plaintext);
-    let tag = seal(body).inspect_err(|_| body.zeroize())?;
+    let tag = seal_detached(plaintext, body, seal)?;
     rest[..tag_len].copy_from_slice(tag.as_ref());
     Ok(needed)
 }
 
-/// Copies `ciphertext` into `out` and opens it there with `open`; returns its
-/// length. On failure (when `open` has put the ciphertext back) the bytes of
-/// `out` it was given are zeroed: the input is intact, and the output holds
-/// nothing.
+/// Seals `plaintext` into the first `plaintext.len()` bytes of `out` with
+/// `seal`, and returns the tag; on a refusal those bytes are zeroed.
+pub(crate) fn seal_detached<T>(
+    plaintext: &[u8],
+    out: &mut [u8],
+    seal: impl FnOnce(InOut<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let body = body_of(out, plaintext.len())?;
+    seal(InOut::new(plaintext, &mut *body)).inspect_err(|_| body.zeroize())
+}
+
+/// Opens `ciphertext` into `out` with `open`; returns its length. On
+/// failure the bytes of `out` it was given are zeroed: the input is intact,
+/// and the output holds nothing.
 pub(crate) fn open_into(
     ciphertext: &[u8],
     out: &mut [u8],
-    open: impl FnOnce(&mut [u8]) -> Result<(), Error>,
+    open: impl FnOnce(InOut<'_>) -> Result<(), Error>,
 ) -> Result<usize, Error> {
-    if out.len() < ciphertext.len() {
-        return Err(Error::BufferTooSmall { needed: ciphertext.len(), actual: out.len() });
-    }
-    let body = &mut out[..ciphertext.len()];
-    body.copy_from_slice(ciphertext);
-    open(body).inspect_err(|_| body.zeroize())?;
+    let body = body_of(out, ciphertext.len())?;
+    open(InOut::new(ciphertext, &mut *body)).inspect_err(|_| body.zeroize())?;
     Ok(ciphertext.len())
+}
+
+/// The first `len` bytes of `out`, or the error that says it is too short.
+fn body_of(out: &mut [u8], len: usize) -> Result<&mut [u8], Error> {
+    let actual = out.len();
+    out.get_mut(..len).ok_or(Error::BufferTooSmall { needed: len, actual })
 }
 
 /// Stack below the caller's frame that [`scrub_stack`] zeroes: more than

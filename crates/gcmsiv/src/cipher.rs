@@ -222,6 +222,71 @@ impl Cipher {
         Ok(())
     }
 
+    /// Encrypts `plaintext` into the first `plaintext.len()` bytes of
+    /// `ciphertext` (another buffer) and writes the tag into `tag`
+    /// ([`Self::tag_len`] bytes): one pass reads the plaintext and writes the
+    /// ciphertext, with no copy. On an error nothing of the plaintext is left
+    /// in `ciphertext`.
+    pub fn encrypt_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        ciphertext: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), Error> {
+        self.check_lengths(nonce.len(), aad.len(), plaintext.len())?;
+        if tag.len() != self.tag_len() {
+            return Err(Error::InvalidTagLength { expected: self.tag_len(), actual: tag.len() });
+        }
+        match &self.inner {
+            Inner::Aes128GcmSiv(c) => tag.copy_from_slice(&c.encrypt_detached(
+                crate::nonce_from_slice(nonce)?,
+                aad,
+                plaintext,
+                ciphertext,
+            )?),
+            Inner::Aes256GcmSiv(c) => tag.copy_from_slice(&c.encrypt_detached(
+                crate::nonce_from_slice(nonce)?,
+                aad,
+                plaintext,
+                ciphertext,
+            )?),
+            Inner::Aes128Gcm(c) => tag.copy_from_slice(
+                &c.encrypt_detached(nonce, aad, plaintext, ciphertext)?.padded()[..tag.len()],
+            ),
+            Inner::Aes256Gcm(c) => tag.copy_from_slice(
+                &c.encrypt_detached(nonce, aad, plaintext, ciphertext)?.padded()[..tag.len()],
+            ),
+        }
+        Ok(())
+    }
+
+    /// Decrypts `ciphertext` into the first `ciphertext.len()` bytes of
+    /// `plaintext` (another buffer) if `tag` authenticates it, in one pass as
+    /// [`Self::encrypt_detached`]; on failure those bytes are zeroed.
+    #[must_use = "`plaintext` holds plaintext only if this returns Ok"]
+    pub fn decrypt_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8],
+        plaintext: &mut [u8],
+    ) -> Result<(), Error> {
+        self.check_open_lengths(nonce.len(), aad.len(), ciphertext.len())?;
+        match &self.inner {
+            Inner::Aes128GcmSiv(c) => {
+                c.decrypt_detached(crate::nonce_from_slice(nonce)?, aad, ciphertext, siv_tag(tag)?, plaintext)
+            }
+            Inner::Aes256GcmSiv(c) => {
+                c.decrypt_detached(crate::nonce_from_slice(nonce)?, aad, ciphertext, siv_tag(tag)?, plaintext)
+            }
+            Inner::Aes128Gcm(c) => c.decrypt_detached(nonce, aad, ciphertext, tag, plaintext),
+            Inner::Aes256Gcm(c) => c.decrypt_detached(nonce, aad, ciphertext, tag, plaintext),
+        }
+    }
+
     /// Decrypts `buffer` in place if `tag` authenticates it; on failure the
     /// buffer holds the ciphertext again (never unauthenticated plaintext).
     /// (The typed keys' call of the same name, for whichever algorithm this

@@ -9,7 +9,7 @@
 //! comparison stays here either way.
 
 use crate::Error;
-use crate::backend::{Aes, Block, Polyval};
+use crate::backend::{Aes, Block, InOut, Polyval};
 use crate::limits::GCM;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -98,12 +98,21 @@ impl<A: Aes> Gcm<A> {
     /// the full 16-byte tag; callers keep the first `tag_len` bytes.
     #[inline]
     pub(crate) fn seal_in_place(&self, iv: &[u8], aad: &[u8], buffer: &mut [u8]) -> Result<Block, Error> {
-        GCM.check_seal(iv.len(), aad.len(), buffer.len())?;
+        self.seal(iv, aad, InOut::in_place(buffer))
+    }
+
+    /// [`Self::seal_in_place`] from `data`'s input into its output (one
+    /// buffer, or two of one length: the fused kernels read and write in
+    /// one pass, the mode's steps take a copy).
+    #[inline]
+    pub(crate) fn seal(&self, iv: &[u8], aad: &[u8], mut data: InOut<'_>) -> Result<Block, Error> {
+        GCM.check_seal(iv.len(), aad.len(), data.len())?;
         if let Ok(iv) = <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
-            && let Some(tag) = self.cipher.gcm_fused::<false>(&self.table, iv, aad, buffer)
+            && let Some(tag) = self.cipher.gcm_fused::<false>(&self.table, iv, aad, data.reborrow())
         {
             return Ok(tag);
         }
+        let buffer = data.into_in_place();
         let j0 = self.pre_counter_block(iv);
         let mask = self.tag_mask(&j0);
         let mut g = self.ghash();
@@ -122,14 +131,27 @@ impl<A: Aes> Gcm<A> {
         buffer: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        GCM.check_open(iv.len(), aad.len(), buffer.len())?;
+        self.open(iv, aad, InOut::in_place(buffer), tag)
+    }
+
+    /// [`Self::open_in_place`] from `data`'s input into its output (see
+    /// [`Self::seal`]); on failure an output of its own is zeroed.
+    #[inline]
+    pub(crate) fn open(&self, iv: &[u8], aad: &[u8], mut data: InOut<'_>, tag: &[u8]) -> Result<(), Error> {
+        GCM.check_open(iv.len(), aad.len(), data.len())?;
         if tag.len() != self.tag_len {
             return Err(Error::InvalidTagLength { expected: self.tag_len, actual: tag.len() });
         }
-        let expected = match <&[u8; GCM_FAST_IV_LEN]>::try_from(iv)
-            .ok()
-            .and_then(|iv| self.cipher.gcm_fused::<true>(&self.table, iv, aad, buffer))
-        {
+        let in_place = data.is_in_place();
+        let fused = match <&[u8; GCM_FAST_IV_LEN]>::try_from(iv) {
+            Ok(iv) => self.cipher.gcm_fused::<true>(&self.table, iv, aad, data.reborrow()),
+            Err(_) => None,
+        };
+        let buffer = match fused {
+            Some(_) => data.output(),
+            None => data.into_in_place(),
+        };
+        let expected = match fused {
             Some(expected) => expected,
             None => {
                 let j0 = self.pre_counter_block(iv);
@@ -145,9 +167,10 @@ impl<A: Aes> Gcm<A> {
         // Compare the first tag_len bytes (a public length) in constant time.
         let mask = u128::MAX >> (8 * (16 - self.tag_len));
         let diff = (u128::from_le_bytes(expected) ^ u128::from_le_bytes(received)) & mask;
-        // A failure (public) puts the ciphertext back: CTR again from J0 + 1.
+        // A failure (public) puts the ciphertext back in place (CTR again
+        // from J0 + 1) and zeroes an output of its own.
         crate::verify::release(diff.ct_eq(&0), buffer, |b| {
-            self.cipher.ctr32be(&inc32(&self.pre_counter_block(iv)), b)
+            if in_place { self.cipher.ctr32be(&inc32(&self.pre_counter_block(iv)), b) } else { b.zeroize() }
         })
     }
 

@@ -2,7 +2,7 @@
 //! [`Polyval`] traits. No intrinsics here: the backend is a type parameter.
 
 use crate::Error;
-use crate::backend::{Aes, Block, Polyval};
+use crate::backend::{Aes, Block, InOut, Polyval};
 use crate::limits::{GCM_SIV, NONCE_LEN};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
@@ -88,16 +88,31 @@ impl<A: Aes> GcmSiv<A> {
     }
 
     /// Seals `buffer` in place and returns the tag.
+    #[inline]
     pub(crate) fn seal_in_place(
         &self,
         nonce: &[u8; NONCE_LEN],
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Block, Error> {
-        GCM_SIV.check_seal(nonce.len(), aad.len(), buffer.len())?;
-        if let Some(tag) = self.key_generating_key.seal_fused(nonce, aad, buffer) {
+        self.seal(nonce, aad, InOut::in_place(buffer))
+    }
+
+    /// Seals `data`'s input into its output (one buffer, or two of one
+    /// length) and returns the tag. Out of place, the backend's kernels
+    /// read the plaintext and write the ciphertext in one pass where they
+    /// can; the mode's steps take a copy.
+    pub(crate) fn seal(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        mut data: InOut<'_>,
+    ) -> Result<Block, Error> {
+        GCM_SIV.check_seal(nonce.len(), aad.len(), data.len())?;
+        if let Some(tag) = self.key_generating_key.seal_fused(nonce, aad, data.reborrow()) {
             return Ok(tag);
         }
+        let buffer = data.into_in_place();
         // Kept as one value and used through its fields: destructuring would
         // copy the expanded key schedule.
         let mut keys = self.derive_record_keys(nonce);
@@ -124,18 +139,35 @@ impl<A: Aes> GcmSiv<A> {
         buffer: &mut [u8],
         tag: &Block,
     ) -> Result<(), Error> {
-        GCM_SIV.check_open(nonce.len(), aad.len(), buffer.len())?;
-        if let Some(check) = self.key_generating_key.open_fused(nonce, aad, buffer, tag) {
-            return crate::verify::release_if_tags_match(&check, tag, buffer, |b| {
-                self.restore_ciphertext(nonce, tag, b)
+        self.open(nonce, aad, InOut::in_place(buffer), tag)
+    }
+
+    /// Opens `data`'s input into its output (one buffer, or two of one
+    /// length; see [`Self::seal`]). On failure an output of its own is
+    /// zeroed, and in place the buffer holds the ciphertext again
+    /// ([`Self::open_in_place`]).
+    #[inline(always)]
+    pub(crate) fn open(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        mut data: InOut<'_>,
+        tag: &Block,
+    ) -> Result<(), Error> {
+        GCM_SIV.check_open(nonce.len(), aad.len(), data.len())?;
+        let in_place = data.is_in_place();
+        if let Some(check) = self.key_generating_key.open_fused(nonce, aad, data.reborrow(), tag) {
+            return crate::verify::release_if_tags_match(&check, tag, data.output(), |b| {
+                if in_place { self.restore_ciphertext(nonce, tag, b) } else { b.zeroize() }
             });
         }
+        let buffer = data.into_in_place();
         let mut keys = self.derive_record_keys(nonce);
         keys.1.update_padded(aad);
         keys.0.ctr32le_then_polyval(&initial_counter(tag), buffer, &mut keys.1);
         let expected = finish_tag(&keys.0, &mut keys.1, aad.len(), buffer.len(), nonce);
         crate::verify::release_if_tags_match(&expected, tag, buffer, |b| {
-            keys.0.ctr32le(&initial_counter(tag), b)
+            if in_place { keys.0.ctr32le(&initial_counter(tag), b) } else { b.zeroize() }
         })
     }
 

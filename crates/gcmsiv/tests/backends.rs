@@ -236,6 +236,17 @@ fn backends_agree_at_every_tail_of_the_wide_passes() {
     agree_at(&common::wide_tail_lengths(), &[0, 17], 21);
 }
 
+/// Associated data takes the widest pass a backend has, as the message
+/// does: AAD of every length that ends inside the wide passes
+/// ([`common::wide_tail_lengths`] and the lengths about a 128- and 256-byte
+/// chunk), beside no message, a short one and a long one.
+#[test]
+fn backends_agree_with_associated_data_through_the_wide_passes() {
+    let mut aad_lengths = common::wide_tail_lengths();
+    aad_lengths.extend([129, 255, 256, 257, 383, 384, 385, 511, 512, 513]);
+    agree_at(&[0, 17, 300], &aad_lengths, 33);
+}
+
 /// Every backend seals each length with each AAD length as the first one
 /// (the portable backend) does, opens it, and rejects it with a flipped tag
 /// bit; both key sizes.

@@ -129,6 +129,38 @@ fn backends_agree_at_every_tail_of_the_wide_passes() {
     }
 }
 
+/// Associated data through the widest pass, as the message (GHASH's byte
+/// order): AAD lengths ending inside the wide passes beside no message, a
+/// short one and a long one, seal and open against the oracle.
+#[test]
+fn associated_data_through_the_wide_passes() {
+    let mut aad_lengths = common::wide_tail_lengths();
+    aad_lengths.extend([129, 255, 256, 257, 383, 384, 385, 511, 512, 513]);
+    for key_len in [16, 32] {
+        let key = pattern(key_len, 9);
+        for &aad_len in &aad_lengths {
+            for len in [0, 17, 300] {
+                let (aad, msg) = (pattern(aad_len, aad_len as u8), pattern(len, 3));
+                let nonce = [aad_len as u8; 12];
+                let expected = oracle_seal(&key, &nonce, &aad, &msg);
+                for backend in backends() {
+                    let c = Gcm::new(&key, 16, backend);
+                    assert_eq!(
+                        c.encrypt(&nonce, &aad, &msg).unwrap(),
+                        expected,
+                        "{backend:?} {aad_len} {len}"
+                    );
+                    assert_eq!(
+                        c.decrypt(&nonce, &aad, &expected).unwrap(),
+                        msg,
+                        "{backend:?} {aad_len} {len}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Large messages at every 16-byte offset from a 64-byte boundary, and one
 /// odd offset (the wide passes take the first block on its own 16 bytes
 /// past a 32-byte boundary), against the oracle: seal, and open in place.

@@ -32,6 +32,9 @@ pub(crate) use aarch64 as hw;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) use none as hw;
 
+mod inout;
+pub(crate) use inout::InOut;
+
 use zeroize::Zeroize;
 
 /// `core::array::from_fn` for the kernels and the batch code: always
@@ -230,8 +233,10 @@ pub(crate) trait FusedKernels: Hashes {
     /// x86-64: one fused kernel up to [`SHORT_MAX`] bytes of message and of
     /// AAD, the long-message kernel past that): returns the tag, or `None`
     /// (nothing touched) if the backend has none and the mode should run step
-    /// by step.
-    fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+    /// by step. `data` is the plaintext and the ciphertext's place: one
+    /// buffer, or two ([`InOut`]), which a kernel that can reads and writes
+    /// in one pass.
+    fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: InOut<'_>) -> Option<Block> {
         let _ = (nonce, aad, data);
         None
     }
@@ -242,7 +247,7 @@ pub(crate) trait FusedKernels: Hashes {
     /// x86-64, a block made from the received tag decrypted under the record
     /// key; the caller compares in constant time and releases), or `None` as
     /// there.
-    fn open_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], tag: &Block) -> Option<Block> {
+    fn open_fused(&self, nonce: &[u8; 12], aad: &[u8], data: InOut<'_>, tag: &Block) -> Option<Block> {
         let _ = (nonce, aad, data, tag);
         None
     }
@@ -289,7 +294,7 @@ pub(crate) trait FusedKernels: Hashes {
         table: &Self::GhashTable,
         iv: &[u8; 12],
         aad: &[u8],
-        data: &mut [u8],
+        data: InOut<'_>,
     ) -> Option<Block> {
         let _ = (table, iv, aad, data);
         None

@@ -6,7 +6,7 @@ use super::aes::Schedule;
 use super::passes::ctr_hash;
 use super::polyval::{Powers, dot};
 use super::{Aes128, Aes256, Polyval, kernels, load, store};
-use crate::backend::Block;
+use crate::backend::{Block, InOut};
 
 macro_rules! aes_impl {
     ($name:ident, $key_len:literal, $nr:literal) => {
@@ -80,7 +80,9 @@ macro_rules! aes_impl {
                 Some(unsafe { kernels::derive::<$nr, { 2 + $key_len / 8 }>(self, nonce) })
             }
             #[inline]
-            fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+            fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: InOut<'_>) -> Option<Block> {
+                // In place (out of place, the input copied first).
+                let data = data.into_in_place();
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 Some(unsafe { kernels::seal::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) })
             }
@@ -89,9 +91,10 @@ macro_rules! aes_impl {
                 &self,
                 nonce: &[u8; 12],
                 aad: &[u8],
-                data: &mut [u8],
+                data: InOut<'_>,
                 tag: &Block,
             ) -> Option<Block> {
+                let data = data.into_in_place();
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 Some(unsafe { kernels::open::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) })
             }
@@ -101,8 +104,9 @@ macro_rules! aes_impl {
                 table: &Powers,
                 iv: &[u8; 12],
                 aad: &[u8],
-                data: &mut [u8],
+                data: InOut<'_>,
             ) -> Option<Block> {
+                let data = data.into_in_place();
                 // SAFETY: a schedule holds the Features proof of CPU support.
                 Some(unsafe { kernels::gcm::<$nr, OPEN>(self, table, iv, aad, data) })
             }

@@ -12,7 +12,7 @@ use super::pass128::{Stitch, ctr32_narrow};
 use super::tier::Tier;
 use super::vaes::Keys512;
 use super::{Polyval, array};
-use crate::backend::Block;
+use crate::backend::{Block, InOut};
 use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -50,8 +50,9 @@ impl<const NR: usize> GcmTable<NR> {
     }
 }
 
-/// CTR over `data` with a 32-bit counter: little-endian in the first four
-/// bytes (GCM-SIV) or, if `BE`, big-endian in the last four (GCM).
+/// CTR over `data` (input to output) with a 32-bit counter: little-endian
+/// in the first four bytes (GCM-SIV) or, if `BE`, big-endian in the last
+/// four (GCM).
 /// `PUBLIC` says the counter's value is public (GCM with a 96-bit IV),
 /// which lets the 512- and 256-bit passes branch on it (`vaes.rs`,
 /// `ChunkCounters`); a counter derived from the key (GCM's J0 for other
@@ -64,7 +65,7 @@ impl<const NR: usize> GcmTable<NR> {
 pub(super) unsafe fn ctr32<T: Tier, const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
 ) {
     if data.is_empty() {
         // Nothing to do for the tail after a bulk pass that ended on a chunk
@@ -72,7 +73,7 @@ pub(super) unsafe fn ctr32<T: Tier, const NR: usize, const BE: bool, const PUBLI
         return;
     }
     // SAFETY: the caller's CPU supports `T`'s features.
-    let done = unsafe { T::ctr32_chunks::<NR, BE, PUBLIC>(key, counter, data) };
+    let done = unsafe { T::ctr32_chunks::<NR, BE, PUBLIC>(key, counter, data.reborrow()) };
     if done > 0 {
         let step = (done / 16) as u32;
         let next = if BE {
@@ -80,7 +81,7 @@ pub(super) unsafe fn ctr32<T: Tier, const NR: usize, const BE: bool, const PUBLI
         } else {
             crate::backend::counter_add_le32(counter, step)
         };
-        return ctr32_narrow::<_, BE>(key, &next, &mut data[done..]);
+        return ctr32_narrow::<_, BE>(key, &next, data.split_at(done).1);
     }
     ctr32_narrow::<_, BE>(key, counter, data)
 }
@@ -105,7 +106,7 @@ pub(super) unsafe fn ctr32le_then_polyval<T: Tier, const NR: usize>(
             T::ctr_stitched::<NR, false, false>(
                 key,
                 counter,
-                data,
+                InOut::in_place(data),
                 hash.state_mut(),
                 &powers,
                 Stitch::SivOpen,
@@ -118,7 +119,7 @@ pub(super) unsafe fn ctr32le_then_polyval<T: Tier, const NR: usize>(
     let tail = &mut data[done..];
     // SAFETY (both): the caller's features.
     unsafe {
-        ctr32::<T, _, false, false>(key, &tail_counter, tail);
+        ctr32::<T, _, false, false>(key, &tail_counter, InOut::in_place(tail));
         polyval_update_padded::<T, false>(hash, tail, None);
     }
 }
@@ -144,7 +145,7 @@ pub(super) unsafe fn ctr32be_ghash<T: Tier, const NR: usize, const DECRYPT: bool
         T::ctr_stitched::<NR, true, false>(
             key,
             counter,
-            data,
+            InOut::in_place(data),
             hash.state_mut(),
             powers,
             mode,
@@ -159,7 +160,7 @@ pub(super) unsafe fn ctr32be_ghash<T: Tier, const NR: usize, const DECRYPT: bool
         if DECRYPT {
             polyval_update_padded::<T, true>(hash, tail, Some(powers));
         }
-        ctr32::<T, _, true, false>(key, &tail_counter, tail);
+        ctr32::<T, _, true, false>(key, &tail_counter, InOut::in_place(tail));
         if !DECRYPT {
             polyval_update_padded::<T, true>(hash, tail, Some(powers));
         }

@@ -18,7 +18,7 @@ use super::tier::Tier;
 use super::vaes256::Vaes256;
 use super::vaes512::Vaes512;
 use super::{Aes128, Aes256};
-use crate::backend::{Block, LaneLimits, SHORT_MAX};
+use crate::backend::{Block, InOut, LaneLimits, SHORT_MAX};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -77,7 +77,7 @@ unsafe fn seal_long_at<const NR: usize, const NB: usize>(
     key: &Schedule<NR>,
     nonce: &[u8; 12],
     aad: &[u8],
-    data: &mut [u8],
+    data: InOut<'_>,
 ) -> Block {
     // SAFETY: the caller's promise.
     on_tier!(key.features, T => unsafe { seal_long::<T, NR, NB>(key, nonce, aad, data) })
@@ -93,7 +93,7 @@ unsafe fn open_long_at<const NR: usize, const NB: usize>(
     key: &Schedule<NR>,
     nonce: &[u8; 12],
     aad: &[u8],
-    data: &mut [u8],
+    data: InOut<'_>,
     tag: &Block,
 ) -> Block {
     // SAFETY: the caller's promise.
@@ -111,7 +111,7 @@ unsafe fn gcm_long_at<const NR: usize, const OPEN: bool>(
     table: &GcmTable<NR>,
     iv: &[u8; 12],
     aad: &[u8],
-    data: &mut [u8],
+    data: InOut<'_>,
 ) -> Block {
     // SAFETY: the caller's promise.
     on_tier!(key.features, T => unsafe { gcm_long::<T, NR, OPEN>(key, table, iv, aad, data) })
@@ -131,11 +131,11 @@ macro_rules! aes_impl {
             }
             fn ctr32le(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of its tier.
-                on_tier!(self.features, T => unsafe { ctr32::<T, _, false, false>(self, counter, data) })
+                on_tier!(self.features, T => unsafe { ctr32::<T, _, false, false>(self, counter, InOut::in_place(data)) })
             }
             fn ctr32be(&self, counter: &Block, data: &mut [u8]) {
                 // SAFETY: a schedule holds the Features proof of its tier.
-                on_tier!(self.features, T => unsafe { ctr32::<T, _, true, false>(self, counter, data) })
+                on_tier!(self.features, T => unsafe { ctr32::<T, _, true, false>(self, counter, InOut::in_place(data)) })
             }
         }
 
@@ -190,10 +190,12 @@ macro_rules! aes_impl {
                 Some(unsafe { derive::<$nr, { 2 + $key_len / 8 }, $nr>(self, nonce) })
             }
             #[inline]
-            fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: &mut [u8]) -> Option<Block> {
+            fn seal_fused(&self, nonce: &[u8; 12], aad: &[u8], data: InOut<'_>) -> Option<Block> {
                 // SAFETY (both): a schedule holds the Features proof; lengths
-                // checked for the short kernel.
+                // checked for the short kernel, which works in place (a
+                // short message's copy costs next to nothing).
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    let data = data.into_in_place();
                     unsafe { short::seal_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
                 } else {
                     unsafe { seal_long_at::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data) }
@@ -204,11 +206,12 @@ macro_rules! aes_impl {
                 &self,
                 nonce: &[u8; 12],
                 aad: &[u8],
-                data: &mut [u8],
+                data: InOut<'_>,
                 tag: &Block,
             ) -> Option<Block> {
                 // SAFETY (both): as in `seal_fused`.
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    let data = data.into_in_place();
                     unsafe { short::open_one::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
                 } else {
                     unsafe { open_long_at::<$nr, { 2 + $key_len / 8 }>(self, nonce, aad, data, tag) }
@@ -246,11 +249,12 @@ macro_rules! aes_impl {
                 table: &GcmTable<$nr>,
                 iv: &[u8; 12],
                 aad: &[u8],
-                data: &mut [u8],
+                data: InOut<'_>,
             ) -> Option<Block> {
                 // SAFETY (both): a schedule holds the Features proof; lengths
-                // checked for the short kernel.
+                // checked for the short kernel (in place, as in `seal_fused`).
                 Some(if aad.len() <= SHORT_MAX && data.len() <= SHORT_MAX {
+                    let data = data.into_in_place();
                     unsafe { short::gcm_one::<$nr, OPEN>(self, &table.powers, iv, aad, data) }
                 } else {
                     unsafe { gcm_long_at::<$nr, OPEN>(self, table, iv, aad, data) }

@@ -31,10 +31,12 @@ use super::short::{
 use super::siv_blocks::{counter0, tag_input};
 use super::tier::Tier;
 use super::vaes::Keys512;
-use crate::backend::Block;
+use crate::backend::{Block, InOut};
 use core::arch::x86_64::*;
 
-/// Seals a message of any length in place and returns its tag.
+/// Seals a message of any length, input to output (or in place), and
+/// returns its tag. Out of place, POLYVAL reads the input and CTR reads it
+/// and writes the output in one pass: no copy of the message.
 ///
 /// # Safety
 /// The CPU must support the enabled features and `T`'s.
@@ -43,7 +45,7 @@ pub(super) unsafe fn seal_long<T: Tier, const NR: usize, const NB: usize>(
     key: &Schedule<NR>,
     nonce: &[u8; 12],
     aad: &[u8],
-    data: &mut [u8],
+    data: InOut<'_>,
 ) -> Block {
     let (h, k) = derive_one::<NR, NB>(key, nonce);
     // The record key waits for POLYVAL in the schedule (wiped when it
@@ -53,13 +55,15 @@ pub(super) unsafe fn seal_long<T: Tier, const NR: usize, const NB: usize>(
     let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: key.features };
     key.rk[..2].copy_from_slice(&k);
     let powers = Powers::new(h);
-    let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
+    // SAFETY: the caller's CPU supports `T`'s features.
+    let s = unsafe { absorb_wide::<T, false>(_mm_setzero_si128(), &powers, aad) };
     let lengths = super::siv_blocks::lengths(aad.len(), data.len());
     // The message's whole chunks in the tier's widest registers; the rest,
     // or all of it (`ni`), one block at a time.
     // SAFETY: the caller's CPU supports `T`'s features.
-    let (s, done) = unsafe { T::polyval_chunks::<false>(s, &powers, data) };
-    let s = absorb_padded(s, &powers, &data[done..], Some(lengths));
+    let input = data.input();
+    let (s, done) = unsafe { T::polyval_chunks::<false>(s, &powers, input) };
+    let s = absorb_padded(s, &powers, &input[done..], Some(lengths));
     // The key expansion, a chain of dependent steps that only the tag
     // needs, comes after POLYVAL in program order, with the tag's rounds
     // riding on it (each as soon as its round key exists), as in
@@ -73,10 +77,12 @@ pub(super) unsafe fn seal_long<T: Tier, const NR: usize, const NB: usize>(
     // The whole 128-byte chunks through the bulk passes, the rest (less
     // than a chunk) in registers.
     let whole = data.len() - data.len() % 128;
-    let (bulk, rest) = data.split_at_mut(whole);
+    let (bulk, rest) = data.split_at(whole);
     // SAFETY: the caller's features.
     unsafe { ctr32::<T, _, false, false>(&key, &counter, bulk) };
     if !rest.is_empty() {
+        // In place, copied first when out of place: less than a chunk.
+        let rest = rest.into_in_place();
         let c = crate::backend::counter_add_le32(&counter, (whole / 16) as u32);
         // SAFETY: same features; 16 readable bytes in the counter.
         unsafe { seal_tail::<NR>(&key.rk, _mm_loadu_si128(c.as_ptr().cast()), rest) };
@@ -85,7 +91,7 @@ pub(super) unsafe fn seal_long<T: Tier, const NR: usize, const NB: usize>(
 }
 
 /// Opens a message longer than the short kernel's (CTR from the received
-/// `tag`, POLYVAL stitched in) and returns
+/// `tag`, input to output, POLYVAL of the output stitched in) and returns
 /// [`verdict_block`]: `tag` itself exactly
 /// when it is authentic; the caller compares.
 ///
@@ -101,14 +107,15 @@ pub(super) unsafe fn open_long<T: Tier, const NR: usize, const NB: usize>(
     key: &Schedule<NR>,
     nonce: &[u8; 12],
     aad: &[u8],
-    data: &mut [u8],
+    data: InOut<'_>,
     tag: &Block,
 ) -> Block {
     let (h, k) = derive_one::<NR, NB>(key, nonce);
     let mut key = Schedule::<NR> { rk: [_mm_setzero_si128(); 15], features: key.features };
     expand_riding::<NR, 0>(k, &mut key.rk, &mut []);
     let powers = Powers::new(h);
-    let s = absorb_padded(_mm_setzero_si128(), &powers, aad, None);
+    // SAFETY: the caller's CPU supports `T`'s features.
+    let s = unsafe { absorb_wide::<T, false>(_mm_setzero_si128(), &powers, aad) };
     // SAFETY: 16 readable bytes.
     let counter = to_block(counter0(unsafe { _mm_loadu_si128(tag.as_ptr().cast()) }));
     let lengths = super::siv_blocks::lengths(aad.len(), data.len());
@@ -132,15 +139,15 @@ pub(super) unsafe fn open_long<T: Tier, const NR: usize, const NB: usize>(
 
 /// GCM-AE (SP 800-38D section 7.1), or with `OPEN` GCM-AD, with a 96-bit
 /// IV for a message past the short kernel's, `powers` the table of this
-/// key's POLYVAL key. Sealing encrypts `data` in place and returns the
-/// full tag; opening decrypts it in place and returns the full tag it
+/// key's POLYVAL key. Sealing encrypts `data` (input to output, or in
+/// place) and returns the full tag; opening decrypts it and returns the
+/// full tag it
 /// should have (the caller compares, and puts the ciphertext back on a
 /// mismatch). As
 /// the mode's steps run it, with E(J0) and the running hash in registers
 /// between them and the last partial block joined to the length block in
 /// one aggregated step (the mode's steps went through memory between
-/// calls, the length block a step of its own). The AAD is hashed 128 bits
-/// at a time here (at most a few blocks in practice).
+/// calls, the length block a step of its own).
 ///
 /// # Safety
 /// The CPU must support the enabled features and `T`'s.
@@ -150,13 +157,14 @@ pub(super) unsafe fn gcm_long<T: Tier, const NR: usize, const OPEN: bool>(
     table: &GcmTable<NR>,
     iv: &[u8; 12],
     aad: &[u8],
-    data: &mut [u8],
+    data: InOut<'_>,
 ) -> Block {
     let powers = &table.powers;
     let mut mask = [gcm_counter(iv, 0)];
     // SAFETY: this function enables AES-NI.
     unsafe { encrypt::<NR, 1>(&mut mask, &key.rk) };
-    let s = absorb_padded_as::<true>(_mm_setzero_si128(), powers, aad, None);
+    // SAFETY: the caller's CPU supports `T`'s features.
+    let s = unsafe { absorb_wide::<T, true>(_mm_setzero_si128(), powers, aad) };
     let counter = to_block(gcm_counter(iv, 1));
     let mode = if OPEN { Stitch::GcmOpen } else { Stitch::GcmSeal };
     let lengths = gcm_lengths(aad.len(), data.len());
@@ -165,6 +173,21 @@ pub(super) unsafe fn gcm_long<T: Tier, const NR: usize, const OPEN: bool>(
         stitched_message::<T, _, true, true>(key, &counter, data, s, powers, mode, table.keys(), lengths)
     };
     gcm_tag(mask[0], s)
+}
+
+/// The associated data `aad` absorbed into `s` zero-padded, its whole
+/// chunks in the tier's widest pass (as the message's): a protocol that
+/// authenticates large headers hashes them at the pass's speed, not a block
+/// at a time. With `REVERSED`, GHASH's byte order.
+///
+/// # Safety
+/// The CPU must support the enabled features and `T`'s.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
+unsafe fn absorb_wide<T: Tier, const REVERSED: bool>(s: __m128i, powers: &Powers, aad: &[u8]) -> __m128i {
+    // SAFETY: the caller's CPU supports `T`'s features.
+    let (s, done) = unsafe { T::polyval_chunks::<REVERSED>(s, powers, aad) };
+    absorb_padded_as::<REVERSED>(s, powers, &aad[done..], None)
 }
 
 /// CTR over the whole message `data` from `counter` with the hash
@@ -180,7 +203,7 @@ pub(super) unsafe fn gcm_long<T: Tier, const NR: usize, const OPEN: bool>(
 unsafe fn stitched_message<T: Tier, const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    data: InOut<'_>,
     mut s: __m128i,
     powers: &Powers,
     mode: Stitch,

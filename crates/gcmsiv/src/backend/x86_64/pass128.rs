@@ -14,7 +14,7 @@ use super::aes::{Schedule, aesenc8, aesenclast8, xor8};
 use super::array;
 use super::clmul::{Powers, aggregate, clmul_at, fold_halves, reduce_karatsuba};
 use super::load::{byte_reverse_mask, load_partial, store_partial};
-use crate::backend::Block;
+use crate::backend::{Block, InOut};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -50,9 +50,10 @@ impl Stitch {
     }
 }
 
-/// One pass of CTR over the whole chunks of `data` with the hash stitched
-/// in; returns the number of bytes processed (a multiple of 128). The
-/// partial tail is left to the caller. `BE` selects GCM's counter.
+/// One pass of CTR over the whole chunks of `data` (input to output) with
+/// the hash stitched in; returns the number of bytes processed (a multiple
+/// of 128). The partial tail is left to the caller. `BE` selects GCM's
+/// counter.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
@@ -60,7 +61,7 @@ impl Stitch {
 pub(super) unsafe fn ctr_stitched<const NR: usize, const BE: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
@@ -77,32 +78,32 @@ pub(super) unsafe fn ctr_stitched<const NR: usize, const BE: bool>(
     if BE {
         ctr = _mm_shuffle_epi8(ctr, reverse);
     }
-    let base = data.as_mut_ptr();
+    let (input, output) = (data.input_ptr(), data.output_ptr());
     let mut s = *state;
     // A pass that hashes its output hashes `lag` chunks behind CTR; the
     // first `lag` chunks have nothing hashed beside them and are peeled
     // off, so the loop itself never tests for them. LAG (see there).
     let lag = if hash_output { chunks.min(LAG) } else { 0 };
     for c in 0..lag {
-        // SAFETY: c < chunks: the chunk lies inside `data`.
+        // SAFETY: c < chunks: the chunk lies inside the input and the output.
         unsafe {
-            let chunk = base.add(c * CHUNK);
-            stitched_chunk::<_, BE, false>(key, ctr, c, chunk, chunk, s, powers, reversed);
+            let (i, o) = (input.add(c * CHUNK), output.add(c * CHUNK));
+            stitched_chunk::<_, BE, false>(key, ctr, c, i, o, i, s, powers, reversed);
         }
     }
     for c in lag..chunks {
-        // SAFETY: c < chunks, so the chunk lies inside `data`; so does the
-        // one `lag` before it.
+        // SAFETY: c < chunks, so the chunk lies inside the input and the
+        // output; so does the output's one `lag` before it.
         unsafe {
-            let chunk = base.add(c * CHUNK);
-            let src = if hash_output { chunk.sub(lag * CHUNK) } else { chunk };
-            s = stitched_chunk::<_, BE, true>(key, ctr, c, chunk, src, s, powers, reversed);
+            let (i, o) = (input.add(c * CHUNK), output.add(c * CHUNK));
+            let hashed = if hash_output { o.sub(lag * CHUNK).cast_const() } else { i };
+            s = stitched_chunk::<_, BE, true>(key, ctr, c, i, o, hashed, s, powers, reversed);
         }
     }
     // The last `lag` chunks' output, not yet hashed, in order.
     for c in chunks - lag..chunks {
-        // SAFETY: a whole chunk inside `data`.
-        let last = unsafe { base.add(c * CHUNK) };
+        // SAFETY: a whole chunk inside the output.
+        let last = unsafe { output.add(c * CHUNK) };
         let x: [__m128i; WIDTH] = array(|j| {
             // SAFETY: block j of that chunk.
             let b = unsafe { _mm_loadu_si128(last.add(16 * j).cast()) };
@@ -114,13 +115,14 @@ pub(super) unsafe fn ctr_stitched<const NR: usize, const BE: bool>(
     chunks * CHUNK
 }
 
-/// CTR of chunk `c` at `chunk` (in place) with, if `HASH`, the eight
-/// blocks at `src` absorbed into `s` between its rounds, one Karatsuba
-/// product per round and one reduction at the end. Returns the new `s`.
+/// CTR of chunk `c` from `input` to `output` (the same address in place)
+/// with, if `HASH`, the eight blocks at `hashed` absorbed into `s` between
+/// its rounds, one Karatsuba product per round and one reduction at the
+/// end. Returns the new `s`.
 ///
 /// # Safety
-/// `chunk` and `src` must each point to a whole chunk inside the data;
-/// the CPU must support the enabled features.
+/// `input`, `output` and `hashed` must each point to a whole chunk inside
+/// the data; the CPU must support the enabled features.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
@@ -128,8 +130,9 @@ unsafe fn stitched_chunk<const NR: usize, const BE: bool, const HASH: bool>(
     key: &Schedule<NR>,
     ctr: __m128i,
     c: usize,
-    chunk: *mut u8,
-    src: *const u8,
+    input: *const u8,
+    output: *mut u8,
+    hashed: *const u8,
     s: __m128i,
     powers: &Powers,
     reversed: bool,
@@ -152,8 +155,8 @@ unsafe fn stitched_chunk<const NR: usize, const BE: bool, const HASH: bool>(
         aesenc8(&mut ks, &key.rk[r]);
         if HASH && r <= WIDTH {
             let j = r - 1;
-            // SAFETY: block j of the chunk at `src` (caller's contract).
-            let mut x = unsafe { _mm_loadu_si128(src.add(16 * j).cast()) };
+            // SAFETY: block j of the chunk at `hashed` (caller's contract).
+            let mut x = unsafe { _mm_loadu_si128(hashed.add(16 * j).cast()) };
             if reversed {
                 x = _mm_shuffle_epi8(x, reverse);
             }
@@ -176,9 +179,8 @@ unsafe fn stitched_chunk<const NR: usize, const BE: bool, const HASH: bool>(
     for (k, x) in ks.iter_mut().enumerate() {
         // SAFETY: block k of this chunk (caller's contract).
         unsafe {
-            let p = chunk.add(16 * k).cast::<__m128i>();
-            *x = _mm_xor_si128(*x, _mm_loadu_si128(p));
-            _mm_storeu_si128(p, *x);
+            *x = _mm_xor_si128(*x, _mm_loadu_si128(input.add(16 * k).cast()));
+            _mm_storeu_si128(output.add(16 * k).cast(), *x);
         }
     }
     if !HASH {
@@ -187,13 +189,14 @@ unsafe fn stitched_chunk<const NR: usize, const BE: bool, const HASH: bool>(
     reduce_karatsuba(lo, hi, mid)
 }
 
-/// `bulk.rs`'s `ctr32` one block per instruction.
+/// `bulk.rs`'s `ctr32` one block per instruction (input to output; a tail
+/// of less than a chunk in place, copied first when out of place).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1")]
 pub(super) fn ctr32_narrow<const NR: usize, const BE: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
 ) {
     // SAFETY: 16 readable bytes.
     let mut ctr0 = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
@@ -214,8 +217,9 @@ pub(super) fn ctr32_narrow<const NR: usize, const BE: bool>(
         b
     };
     let rk = &key.rk;
-    let mut chunks = data.chunks_exact_mut(16 * WIDTH);
-    for chunk in &mut chunks {
+    let whole = data.len() / (16 * WIDTH);
+    let (input, output) = (data.input_ptr(), data.output_ptr());
+    for c in 0..whole {
         let mut b = counters();
         xor8(&mut b, &rk[0]);
         for key in &rk[1..NR] {
@@ -223,12 +227,16 @@ pub(super) fn ctr32_narrow<const NR: usize, const BE: bool>(
         }
         aesenclast8(&mut b, &rk[NR]);
         for (k, x) in b.iter().enumerate() {
-            let p = chunk[16 * k..].as_mut_ptr().cast::<__m128i>();
-            // SAFETY: the chunk holds 16 * WIDTH bytes, so p..p+16 is in bounds.
-            unsafe { _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), *x)) };
+            let at = 16 * (WIDTH * c + k);
+            // SAFETY: block k of chunk c (c < whole) lies inside the input
+            // and the output.
+            unsafe {
+                let x = _mm_xor_si128(_mm_loadu_si128(input.add(at).cast()), *x);
+                _mm_storeu_si128(output.add(at).cast(), x);
+            }
         }
     }
-    let tail = chunks.into_remainder();
+    let tail = data.split_at(16 * WIDTH * whole).1.into_in_place();
     if !tail.is_empty() {
         // Latency, not throughput, bounds a short tail: a group of 4 costs
         // about what 1 does, 8 about what 5 does.

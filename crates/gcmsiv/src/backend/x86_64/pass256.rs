@@ -15,13 +15,14 @@ use super::clmul::Powers;
 use super::load::byte_reverse_mask;
 use super::pass128::{Stitch, counter_after};
 use super::vaes::*;
-use crate::backend::Block;
+use crate::backend::{Block, InOut};
 use core::arch::x86_64::*;
 
 /// CTR over the whole 128-byte chunks of `data` from `counter` (as
 /// `bulk.rs`'s `ctr32`: little-endian in the first four bytes, or with
-/// `BE` GCM's big-endian last four), two blocks per instruction; returns the
-/// bytes processed. The caller runs the rest from counter + bytes / 16.
+/// `BE` GCM's big-endian last four), two blocks per instruction, from its
+/// input to its output; returns the bytes processed. The caller runs the
+/// rest from counter + bytes / 16.
 ///
 /// # Safety
 /// The CPU must support the enabled features (AVX2 and VAES besides the
@@ -31,7 +32,7 @@ use core::arch::x86_64::*;
 pub(super) unsafe fn ctr32_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
 ) -> usize {
     let chunks = data.len() / (16 * CHUNK_BLOCKS);
     if chunks == 0 {
@@ -39,16 +40,17 @@ pub(super) unsafe fn ctr32_ymm<const NR: usize, const BE: bool, const PUBLIC: bo
     }
     let base = counter_pair::<BE>(counter);
     let reverse2 = _mm256_broadcastsi128_si256(byte_reverse_mask());
-    let p = data.as_mut_ptr();
+    let (input, output) = (data.input_ptr(), data.output_ptr());
     for c in 0..chunks {
         let mut b = chunk_counters::<BE, PUBLIC>(base, c, reverse2);
         encrypt_chunk!(round4x2, "vpxor", &mut b, &key.rk, NR);
         for (k, x) in b.iter().enumerate() {
             // SAFETY: chunk c's register k covers bytes 128 c + 32 k
-            // .. + 32, inside `data` (c < chunks).
+            // .. + 32, inside the input and the output (c < chunks).
             unsafe {
-                let q = p.add(16 * CHUNK_BLOCKS * c + 32 * k).cast::<__m256i>();
-                _mm256_storeu_si256(q, _mm256_xor_si256(_mm256_loadu_si256(q), *x));
+                let at = 16 * CHUNK_BLOCKS * c + 32 * k;
+                let x = _mm256_xor_si256(_mm256_loadu_si256(input.add(at).cast()), *x);
+                _mm256_storeu_si256(output.add(at).cast(), x);
             }
         }
     }
@@ -119,7 +121,8 @@ pub(super) unsafe fn polyval_chunks_with<const REVERSED: bool>(
 
 /// One block of a stitched pass on its own: CTR under `counter` and the
 /// hash step of the block the mode hashes (Horner's rule, H from the
-/// table).
+/// table). Out of place, the block is copied and worked on in place: one
+/// block of a long message.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
@@ -128,11 +131,12 @@ pub(super) unsafe fn polyval_chunks_with<const REVERSED: bool>(
 pub(super) unsafe fn stitched_block<const NR: usize>(
     key: &Schedule<NR>,
     counter: &Block,
-    block: &mut [u8],
+    block: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
 ) {
+    let block = block.into_in_place();
     debug_assert_eq!(block.len(), 16);
     let p = block.as_mut_ptr().cast::<__m128i>();
     // SAFETY (the loads and the store): 16 bytes each; AES-NI enabled.
@@ -177,14 +181,14 @@ pub(super) unsafe fn stitched_block<const NR: usize>(
 pub(super) unsafe fn ctr_stitched_wide<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
     lengths: Option<__m128i>,
 ) -> usize {
-    if data.len() >= ALIGN_FROM && data.as_ptr() as usize % 32 == 16 {
-        let (first, rest) = data.split_at_mut(16);
+    if data.len() >= ALIGN_FROM && data.output_ptr() as usize % 32 == 16 {
+        let (first, rest) = data.split_at(16);
         // SAFETY (both): same features (AES-NI and PCLMULQDQ among them).
         // `rest` starts on a 32-byte boundary: nothing goes apart again.
         unsafe { stitched_block(key, counter, first, state, powers, mode) };
@@ -192,16 +196,20 @@ pub(super) unsafe fn ctr_stitched_wide<const NR: usize, const BE: bool, const PU
         return 16
             + unsafe { ctr_stitched_wide::<_, BE, PUBLIC>(key, &next, rest, state, powers, mode, lengths) };
     }
+    let total = data.len();
     // SAFETY: same features.
-    let mut done = unsafe { ctr_stitched_ymm::<_, BE, PUBLIC>(key, counter, data, state, powers, mode) };
+    let mut done =
+        unsafe { ctr_stitched_ymm::<_, BE, PUBLIC>(key, counter, data.reborrow(), state, powers, mode) };
     if let Some(len) = lengths {
         let c = counter_after::<BE>(counter, done);
+        // The tail (less than a chunk) in place, copied first when out of place.
+        let tail = data.split_at(done).1.into_in_place();
         // SAFETY: same features; 16 readable bytes in the counter.
         *state = unsafe {
             let c = _mm_loadu_si128(c.as_ptr().cast());
-            super::blocks::avx::stitched_tail::<NR>(&key.rk, c, &mut data[done..], *state, powers, len, mode)
+            super::blocks::avx::stitched_tail::<NR>(&key.rk, c, tail, *state, powers, len, mode)
         };
-        done = data.len();
+        done = total;
     }
     done
 }
@@ -217,7 +225,7 @@ pub(super) unsafe fn ctr_stitched_wide<const NR: usize, const BE: bool, const PU
 unsafe fn ctr_stitched_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
@@ -229,7 +237,7 @@ unsafe fn ctr_stitched_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     let hash_output = mode.hashes_output();
     let reversed = mode.reversed();
     let base = counter_pair::<BE>(counter);
-    let p = data.as_mut_ptr();
+    let (input, output) = (data.input_ptr(), data.output_ptr());
     let mut s = *state;
     let table = pairs(powers);
     // A pass that hashes its output hashes two chunks behind CTR (the
@@ -239,24 +247,26 @@ unsafe fn ctr_stitched_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     // nothing more.
     let lag = if hash_output { chunks.min(2) } else { 0 };
     for c in 0..lag {
-        // SAFETY: c < chunks: the chunk lies inside `data`.
+        // SAFETY: c < chunks: the chunk lies inside the input and the output.
         unsafe {
-            let chunk = p.add(16 * CHUNK_BLOCKS * c);
-            stitched_chunk_wide::<_, BE, PUBLIC, false>(key, base, c, chunk, chunk, s, table, reversed);
+            let at = 16 * CHUNK_BLOCKS * c;
+            let (i, o) = (input.add(at), output.add(at));
+            stitched_chunk_wide::<_, BE, PUBLIC, false>(key, base, c, i, o, i, s, table, reversed);
         }
     }
     for c in lag..chunks {
-        // SAFETY: c < chunks, so the chunk lies inside `data`; so does
-        // the one `lag` before it.
+        // SAFETY: c < chunks, so the chunk lies inside the input and the
+        // output; so does the output's chunk `lag` before it.
         unsafe {
-            let chunk = p.add(16 * CHUNK_BLOCKS * c);
-            let src = if hash_output { chunk.sub(16 * CHUNK_BLOCKS * lag) } else { chunk };
-            s = stitched_chunk_wide::<_, BE, PUBLIC, true>(key, base, c, chunk, src, s, table, reversed);
+            let at = 16 * CHUNK_BLOCKS * c;
+            let (i, o) = (input.add(at), output.add(at));
+            let hashed = if hash_output { o.sub(16 * CHUNK_BLOCKS * lag).cast_const() } else { i };
+            s = stitched_chunk_wide::<_, BE, PUBLIC, true>(key, base, c, i, o, hashed, s, table, reversed);
         }
     }
     if hash_output {
         // The last `lag` chunks' output, not yet hashed.
-        let last = &data[16 * CHUNK_BLOCKS * (chunks - lag)..16 * CHUNK_BLOCKS * chunks];
+        let last = &data.output()[16 * CHUNK_BLOCKS * (chunks - lag)..16 * CHUNK_BLOCKS * chunks];
         // SAFETY: same features.
         s = unsafe {
             if reversed {
@@ -270,13 +280,13 @@ unsafe fn ctr_stitched_ymm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     chunks * 16 * CHUNK_BLOCKS
 }
 
-/// CTR of chunk `c` at `chunk` (in place) with, if `HASH`, the chunk at
-/// `src` absorbed into `s`, one pair product after each of the first four
-/// rounds. Returns the new `s`.
+/// CTR of chunk `c` from `input` to `output` (the same address in place)
+/// with, if `HASH`, the chunk at `hashed` absorbed into `s`, one pair
+/// product after each of the first four rounds. Returns the new `s`.
 ///
 /// # Safety
-/// `chunk` and `src` must each point to a whole chunk inside the data;
-/// the CPU must support the enabled features.
+/// `input`, `output` and `hashed` must each point to a whole chunk inside
+/// the data; the CPU must support the enabled features.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
@@ -284,8 +294,9 @@ unsafe fn stitched_chunk_wide<const NR: usize, const BE: bool, const PUBLIC: boo
     key: &Schedule<NR>,
     base: __m256i,
     c: usize,
-    chunk: *mut u8,
-    src: *const u8,
+    input: *const u8,
+    output: *mut u8,
+    hashed: *const u8,
     s: __m128i,
     table: &Pairs,
     reversed: bool,
@@ -298,8 +309,8 @@ unsafe fn stitched_chunk_wide<const NR: usize, const BE: bool, const PUBLIC: boo
         round4x2!("vaesenc", &mut b, &key.rk[r]);
         if HASH && r <= CHUNK_BLOCKS / 2 {
             let j = r - 1;
-            // SAFETY: pair j of the chunk at `src` (caller's contract).
-            let x = unsafe { _mm256_loadu_si256(src.add(32 * j).cast()) };
+            // SAFETY: pair j of the chunk at `hashed` (caller's contract).
+            let x = unsafe { _mm256_loadu_si256(hashed.add(32 * j).cast()) };
             let x = if reversed { _mm256_shuffle_epi8(x, reverse2) } else { x };
             pair_product_table(x, j, s, table, &mut lo, &mut hi, &mut mid);
         }
@@ -310,9 +321,8 @@ unsafe fn stitched_chunk_wide<const NR: usize, const BE: bool, const PUBLIC: boo
     for (k, x) in b.iter_mut().enumerate() {
         // SAFETY: register k of this chunk (caller's contract).
         unsafe {
-            let q = chunk.add(32 * k).cast::<__m256i>();
-            *x = _mm256_xor_si256(*x, _mm256_loadu_si256(q));
-            _mm256_storeu_si256(q, *x);
+            *x = _mm256_xor_si256(*x, _mm256_loadu_si256(input.add(32 * k).cast()));
+            _mm256_storeu_si256(output.add(32 * k).cast(), *x);
         }
     }
     if HASH { finish(lo, hi, mid) } else { s }

@@ -18,6 +18,7 @@ use super::vaes512::Vaes512;
 use super::vaes512::polyval_chunks_zmm;
 use super::{Aes128, Aes256, Features};
 use crate::backend::BlockCipher;
+use crate::backend::InOut;
 use core::arch::x86_64::*;
 
 /// Runs `$e` with `$t` the VAES tier of `$features` (as `impls.rs` picks it).
@@ -97,7 +98,9 @@ fn wide_polyval_equals_narrow_polyval() {
 
 /// The `ni` tier's pass with `n` and tier `T`'s with `w` (the same key), on
 /// `data.0` and `data.1`, from the states `s.0` and `s.1`: the bytes each
-/// processed.
+/// processed. The `ni` tier's runs in place, `T`'s out of place (from a
+/// copy of `data.1` into `data.1`), so the two shapes are held to each
+/// other too.
 ///
 /// # Safety
 /// The CPU supports `T`'s features.
@@ -112,6 +115,8 @@ unsafe fn both<T: Tier, const NR: usize>(
     mode: Stitch,
     public: bool,
 ) -> (usize, usize) {
+    let input = data.1.to_vec();
+    let data = (InOut::in_place(data.0), InOut::new(&input, data.1));
     // SAFETY: the caller found every feature these enable.
     unsafe {
         if mode == Stitch::SivOpen {
@@ -272,7 +277,8 @@ fn wide_ctr_equals_narrow_ctr() {
                         n.ctr32be(counter, &mut c);
                         w.ctr32be(counter, &mut d);
                         // SAFETY: `detect_wide` found every feature it enables.
-                        on_vaes_tier!(wide, T => unsafe { ctr32::<T, _, true, true>(&w, counter, &mut e) });
+                        let input = e.clone();
+                        on_vaes_tier!(wide, T => unsafe { ctr32::<T, _, true, true>(&w, counter, InOut::new(&input, &mut e)) });
                     }};
                 }
                 if key_len == 16 {

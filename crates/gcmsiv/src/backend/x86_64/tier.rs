@@ -17,7 +17,7 @@ use super::clmul::Powers;
 use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass128::Stitch;
 use super::vaes::Keys512;
-use crate::backend::{Block, LaneLimits};
+use crate::backend::{Block, InOut, LaneLimits};
 use core::arch::x86_64::__m128i;
 
 /// One tier of the x86-64 backend (a zero-sized type). Every `unsafe fn`
@@ -37,15 +37,16 @@ pub(super) trait Tier {
     fn lane_limits(nr: usize, seal: bool, avx: bool) -> LaneLimits;
 
     /// CTR over the whole chunks of `data` this tier's wide registers take,
-    /// from `counter` (as `bulk.rs`'s `ctr32`); returns the bytes processed
-    /// (none in the `ni` tier, whose 128-bit pass is `bulk.rs`'s own).
+    /// from `counter` (as `bulk.rs`'s `ctr32`), input to output; returns the
+    /// bytes processed (none in the `ni` tier, whose 128-bit pass is
+    /// `bulk.rs`'s own).
     ///
     /// # Safety
     /// As the trait's.
     unsafe fn ctr32_chunks<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
     ) -> usize;
 
     /// POLYVAL's aggregated step over the whole chunks of `blocks` this
@@ -60,8 +61,8 @@ pub(super) trait Tier {
         blocks: &[u8],
     ) -> (__m128i, usize);
 
-    /// CTR over `data` from `counter` with the hash stitched in (`mode`),
-    /// S in `state`: the whole chunks, and with `lengths` (the message's
+    /// CTR over `data` (input to output) from `counter` with the hash
+    /// stitched in (`mode`), S in `state`: the whole chunks, and with `lengths` (the message's
     /// length block) the tail and the length block too. Returns the bytes
     /// processed (`data.len()` with `lengths`). `PUBLIC`: the counter's value
     /// is public (GCM with a 96-bit IV); `keys`: GCM's broadcast round keys,
@@ -73,7 +74,7 @@ pub(super) trait Tier {
     unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
         state: &mut __m128i,
         powers: &Powers,
         mode: Stitch,

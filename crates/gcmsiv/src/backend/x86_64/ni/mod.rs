@@ -16,7 +16,7 @@ use super::lanes::{LaneKeyMemory, LaneKeys};
 use super::pass128::{Stitch, counter_after, ctr_stitched};
 use super::tier::Tier;
 use super::vaes::Keys512;
-use crate::backend::{Block, LaneLimits};
+use crate::backend::{Block, InOut, LaneLimits};
 use core::arch::x86_64::*;
 
 /// The longest message or AAD a batch's group kernel takes when every lane
@@ -53,7 +53,7 @@ impl Tier for Ni {
     unsafe fn ctr32_chunks<const NR: usize, const BE: bool, const PUBLIC: bool>(
         _key: &Schedule<NR>,
         _counter: &Block,
-        _data: &mut [u8],
+        _data: InOut<'_>,
     ) -> usize {
         0
     }
@@ -71,25 +71,29 @@ impl Tier for Ni {
     unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
         state: &mut __m128i,
         powers: &Powers,
         mode: Stitch,
         _keys: Option<&Keys512<NR>>,
         lengths: Option<__m128i>,
     ) -> usize {
+        let mut data = data;
         // SAFETY: the trait's contract.
-        let done = unsafe { ctr_stitched::<_, BE>(key, counter, data, state, powers, mode) };
+        let done = unsafe { ctr_stitched::<_, BE>(key, counter, data.reborrow(), state, powers, mode) };
         let Some(lengths) = lengths else {
             return done;
         };
+        let total = data.len();
         let c = counter_after::<BE>(counter, done);
+        // The tail (less than a chunk) in place, copied first when out of place.
+        let tail = data.split_at(done).1.into_in_place();
         // SAFETY: the trait's contract; 16 readable bytes in the counter.
         *state = unsafe {
             let c = _mm_loadu_si128(c.as_ptr().cast());
-            stitched_tail::<NR>(&key.rk, c, &mut data[done..], *state, powers, lengths, mode)
+            stitched_tail::<NR>(&key.rk, c, tail, *state, powers, lengths, mode)
         };
-        data.len()
+        total
     }
 
     #[inline(always)]

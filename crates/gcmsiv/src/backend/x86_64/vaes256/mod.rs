@@ -15,7 +15,7 @@ use super::pass128::Stitch;
 use super::pass256::{ctr_stitched_wide, ctr32_ymm, polyval_chunks_ymm};
 use super::tier::Tier;
 use super::vaes::Keys512;
-use crate::backend::{Block, LaneLimits};
+use crate::backend::{Block, InOut, LaneLimits};
 use core::arch::x86_64::*;
 
 /// The longest message or AAD a batch's group kernel takes when every lane
@@ -44,7 +44,7 @@ impl Tier for Vaes256 {
     unsafe fn ctr32_chunks<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
     ) -> usize {
         // SAFETY: the trait's contract.
         unsafe { ctr32_ymm::<_, BE, PUBLIC>(key, counter, data) }
@@ -64,7 +64,7 @@ impl Tier for Vaes256 {
     unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
         state: &mut __m128i,
         powers: &Powers,
         mode: Stitch,

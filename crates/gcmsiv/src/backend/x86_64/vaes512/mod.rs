@@ -26,7 +26,7 @@ use super::pass128::counter_after;
 use super::pass256::{ALIGN_FROM, ctr_stitched_wide, ctr32_ymm, polyval_chunks_with, stitched_block};
 use super::tier::Tier;
 use super::vaes::{Keys512, pairs};
-use crate::backend::{Block, LaneLimits};
+use crate::backend::{Block, InOut, LaneLimits};
 use core::arch::x86_64::*;
 pub(super) use passes::polyval_chunks_zmm;
 use passes::{ctr_stitched_zmm, ctr32_zmm};
@@ -66,7 +66,7 @@ impl Tier for Vaes512 {
     unsafe fn ctr32_chunks<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
     ) -> usize {
         // SAFETY: the trait's contract.
         unsafe { ctr32_chunks::<_, BE, PUBLIC>(key, counter, data) }
@@ -86,7 +86,7 @@ impl Tier for Vaes512 {
     unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
         key: &Schedule<NR>,
         counter: &Block,
-        data: &mut [u8],
+        data: InOut<'_>,
         state: &mut __m128i,
         powers: &Powers,
         mode: Stitch,
@@ -196,15 +196,15 @@ unsafe fn polyval_chunks<const REVERSED: bool>(
 unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
     keys: Option<&Keys512<NR>>,
     lengths: Option<__m128i>,
 ) -> usize {
-    if data.len() >= ALIGN_FROM && data.as_ptr() as usize % 32 == 16 {
-        let (first, rest) = data.split_at_mut(16);
+    if data.len() >= ALIGN_FROM && data.output_ptr() as usize % 32 == 16 {
+        let (first, rest) = data.split_at(16);
         // SAFETY (both): same features (AES-NI and PCLMULQDQ among them).
         // `rest` starts on a 32-byte boundary: nothing goes apart again.
         unsafe { stitched_block(key, counter, first, state, powers, mode) };
@@ -217,7 +217,16 @@ unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
         // SAFETY: the caller's promise.
         let finished;
         (done, finished) = unsafe {
-            ctr_stitched_zmm::<_, BE, PUBLIC>(key, counter, data, state, powers, mode, keys, lengths)
+            ctr_stitched_zmm::<_, BE, PUBLIC>(
+                key,
+                counter,
+                data.reborrow(),
+                state,
+                powers,
+                mode,
+                keys,
+                lengths,
+            )
         };
         if finished {
             return done;
@@ -228,9 +237,8 @@ unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
     // made so above.)
     let next = counter_after::<BE>(counter, done);
     // SAFETY: same features.
-    done + unsafe {
-        ctr_stitched_wide::<_, BE, PUBLIC>(key, &next, &mut data[done..], state, powers, mode, lengths)
-    }
+    let rest = data.split_at(done).1;
+    done + unsafe { ctr_stitched_wide::<_, BE, PUBLIC>(key, &next, rest, state, powers, mode, lengths) }
 }
 
 /// CTR over the whole chunks of `data`: the 256-byte ones four blocks per
@@ -244,10 +252,10 @@ unsafe fn ctr_stitched<const NR: usize, const BE: bool, const PUBLIC: bool>(
 unsafe fn ctr32_chunks<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
 ) -> usize {
     // SAFETY (both): the caller's promise.
-    let done = unsafe { ctr32_zmm::<_, BE, PUBLIC>(key, counter, data) };
+    let done = unsafe { ctr32_zmm::<_, BE, PUBLIC>(key, counter, data.reborrow()) };
     let next = counter_after::<BE>(counter, done);
-    done + unsafe { ctr32_ymm::<_, BE, PUBLIC>(key, &next, &mut data[done..]) }
+    done + unsafe { ctr32_ymm::<_, BE, PUBLIC>(key, &next, data.split_at(done).1) }
 }

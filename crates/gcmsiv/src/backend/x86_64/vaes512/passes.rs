@@ -15,11 +15,11 @@ use super::super::load::byte_reverse_mask;
 use super::super::pass128::Stitch;
 use super::super::vaes::{Keys512, encrypt_chunk};
 use super::zmm::*;
-use crate::backend::Block;
+use crate::backend::{Block, InOut};
 use core::arch::x86_64::*;
 
-/// `pass256.rs`'s `ctr32_ymm` over whole 256-byte chunks, four registers of
-/// four blocks (limits table: 0.117 against 0.120 c/B for AES-128, 0.163
+/// `pass256.rs`'s `ctr32_ymm` over whole 256-byte chunks (input to
+/// output), four registers of four blocks (limits table: 0.117 against 0.120 c/B for AES-128, 0.163
 /// against 0.173 for AES-256). Returns the bytes processed.
 ///
 /// # Safety
@@ -28,19 +28,21 @@ use core::arch::x86_64::*;
 pub(super) unsafe fn ctr32_zmm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
 ) -> usize {
     let chunks = data.len() / 256;
     let mut counters = ChunkCounters::<BE, PUBLIC>::new(counter_quad::<BE>(counter));
-    let p = data.as_mut_ptr();
+    let (input, output) = (data.input_ptr(), data.output_ptr());
     for c in 0..chunks {
         let mut b = counters.next();
         encrypt_chunk!(round4x4, "vpxorq", &mut b, &key.rk, NR);
         for (k, x) in b.iter().enumerate() {
-            // SAFETY: register k of chunk c, inside `data` (c < chunks).
+            // SAFETY: register k of chunk c, inside the input and the
+            // output (c < chunks).
             unsafe {
-                let q = p.add(256 * c + 64 * k);
-                _mm512_storeu_si512(q.cast(), _mm512_xor_si512(_mm512_loadu_si512(q.cast()), *x));
+                let at = 256 * c + 64 * k;
+                let x = _mm512_xor_si512(_mm512_loadu_si512(input.add(at).cast()), *x);
+                _mm512_storeu_si512(output.add(at).cast(), x);
             }
         }
     }
@@ -104,7 +106,7 @@ pub(in super::super) unsafe fn polyval_chunks_zmm<const REVERSED: bool>(
 pub(super) unsafe fn ctr_stitched_zmm<const NR: usize, const BE: bool, const PUBLIC: bool>(
     key: &Schedule<NR>,
     counter: &Block,
-    data: &mut [u8],
+    data: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
@@ -152,7 +154,7 @@ pub(super) unsafe fn ctr_stitched_zmm<const NR: usize, const BE: bool, const PUB
 unsafe fn stitched_zmm_chunks<const NR: usize, const BE: bool, const PUBLIC: bool, K: ZmmKeys>(
     keys: &K,
     counter: &Block,
-    data: &mut [u8],
+    mut data: InOut<'_>,
     state: &mut __m128i,
     powers: &Powers,
     mode: Stitch,
@@ -163,20 +165,20 @@ unsafe fn stitched_zmm_chunks<const NR: usize, const BE: bool, const PUBLIC: boo
     let reversed = mode.reversed();
     let mut counters = ChunkCounters::<BE, PUBLIC>::new(counter_quad::<BE>(counter));
     let sixteen = Sixteen::new(powers);
-    let p = data.as_mut_ptr();
+    let (input, output) = (data.input_ptr(), data.output_ptr());
     let mut s = *state;
     let lag = usize::from(hash_output);
     for c in 0..chunks {
         let b = counters.next();
-        // SAFETY: c < chunks: the chunk lies inside `data`, and so does
-        // the one `lag` before it when c >= lag.
+        // SAFETY: c < chunks: the chunk lies inside the input and the
+        // output, and so does the output's one `lag` before it when c >= lag.
         unsafe {
-            let chunk = p.add(256 * c);
+            let (i, o) = (input.add(256 * c), output.add(256 * c));
             s = if c < lag {
-                stitched_chunk_zmm::<NR, false, K>(keys, b, chunk, chunk, s, &sixteen, reversed)
+                stitched_chunk_zmm::<NR, false, K>(keys, b, i, o, i, s, &sixteen, reversed)
             } else {
-                let src = chunk.sub(256 * lag);
-                stitched_chunk_zmm::<NR, true, K>(keys, b, chunk, src, s, &sixteen, reversed)
+                let hashed = if hash_output { o.sub(256 * lag).cast_const() } else { i };
+                stitched_chunk_zmm::<NR, true, K>(keys, b, i, o, hashed, s, &sixteen, reversed)
             };
         }
     }
@@ -184,16 +186,18 @@ unsafe fn stitched_zmm_chunks<const NR: usize, const BE: bool, const PUBLIC: boo
     // which does not wait for the hash below.
     let rest = data.len() - 256 * chunks;
     let last = match lengths {
-        // SAFETY: the `rest` bytes after the whole chunks lie inside `data`.
-        Some(_) if rest > FINAL_CHUNK_FROM => {
-            Some(unsafe { final_ctr_zmm::<NR, K>(keys, counters.next(), p.add(256 * chunks), rest, mode) })
-        }
+        // SAFETY: the `rest` bytes after the whole chunks lie inside the
+        // input and the output.
+        Some(_) if rest > FINAL_CHUNK_FROM => Some(unsafe {
+            let (i, o) = (input.add(256 * chunks), output.add(256 * chunks));
+            final_ctr_zmm::<NR, K>(keys, counters.next(), i, o, rest, mode)
+        }),
         _ => None,
     };
     if hash_output && chunks > 0 {
-        // SAFETY: the last chunk, not yet hashed, lies inside `data`.
+        // SAFETY: the last chunk of the output, not yet hashed.
         s = unsafe {
-            let last = p.add(256 * (chunks - 1));
+            let last = output.add(256 * (chunks - 1)).cast_const();
             if reversed { sixteen.absorb::<true>(s, last) } else { sixteen.absorb::<false>(s, last) }
         };
     }
@@ -205,21 +209,23 @@ unsafe fn stitched_zmm_chunks<const NR: usize, const BE: bool, const PUBLIC: boo
     (data.len(), true)
 }
 
-/// CTR of the last `n` bytes of a message (177 to 255) at `p`, in place,
-/// as one 256-byte chunk under a mask (counter blocks `b`): the bytes
-/// past `n` are neither read nor written. Returns the blocks the pass
-/// hashes (output or input, by `mode`; byte-reversed for GCM), zero past
-/// `n` as POLYVAL pads them, for [`Sixteen::absorb_final`].
+/// CTR of the last `n` bytes of a message (177 to 255) from `input` to
+/// `output` (the same address in place), as one 256-byte chunk under a
+/// mask (counter blocks `b`): the bytes past `n` are neither read nor
+/// written. Returns the blocks the pass hashes (output or input, by `mode`;
+/// byte-reversed for GCM), zero past `n` as POLYVAL pads them, for
+/// [`Sixteen::absorb_final`].
 ///
 /// # Safety
-/// `p` must point to `n` bytes that may be read and written; the CPU
-/// must support the enabled features.
+/// `input` must point to `n` readable bytes and `output` to `n` writable
+/// ones; the CPU must support the enabled features.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
 unsafe fn final_ctr_zmm<const NR: usize, K: ZmmKeys>(
     keys: &K,
     mut b: [__m512i; 4],
-    p: *mut u8,
+    input: *const u8,
+    output: *mut u8,
     n: usize,
     mode: Stitch,
 ) -> [__m512i; 4] {
@@ -235,9 +241,9 @@ unsafe fn final_ctr_zmm<const NR: usize, K: ZmmKeys>(
     // A masked load or store touches only the bytes its mask selects (the
     // others may lie past the end of the buffer: the address is formed
     // with `wrapping_add` and never used for them).
-    // SAFETY: the selected bytes lie inside the `n` bytes at `p`.
+    // SAFETY: the selected bytes lie inside the `n` bytes at `input`.
     let input: [__m512i; 4] =
-        array(|q| unsafe { _mm512_maskz_loadu_epi8(mask(q), p.wrapping_add(64 * q).cast()) });
+        array(|q| unsafe { _mm512_maskz_loadu_epi8(mask(q), input.wrapping_add(64 * q).cast()) });
     // SAFETY (the three): this function enables AVX-512 F and VAES.
     unsafe { keys.first(&mut b) };
     for r in 1..NR {
@@ -253,8 +259,8 @@ unsafe fn final_ctr_zmm<const NR: usize, K: ZmmKeys>(
         unsafe {
             match mask(q) {
                 0 => {}
-                m if m == !0 => _mm512_storeu_si512(p.add(64 * q).cast(), out),
-                m => _mm512_mask_storeu_epi8(p.wrapping_add(64 * q).cast(), m, out),
+                m if m == !0 => _mm512_storeu_si512(output.add(64 * q).cast(), out),
+                m => _mm512_mask_storeu_epi8(output.wrapping_add(64 * q).cast(), m, out),
             }
         }
         let x = if mode.hashes_output() { out } else { input[q] };
@@ -262,9 +268,9 @@ unsafe fn final_ctr_zmm<const NR: usize, K: ZmmKeys>(
     })
 }
 
-/// CTR of the 256-byte chunk at `chunk` (in place; counter blocks `b`,
-/// from [`ChunkCounters`]) with, if `HASH`,
-/// the chunk at `src` absorbed into `s`, one quad product after each of
+/// CTR of a 256-byte chunk from `input` to `output` (the same address in
+/// place; counter blocks `b`, from [`ChunkCounters`]) with, if `HASH`,
+/// the chunk at `hashed` absorbed into `s`, one quad product after each of
 /// the first four rounds. Returns the new `s`.
 ///
 /// S goes in with the chunk's first block, as in the 256-bit pass, not
@@ -273,16 +279,17 @@ unsafe fn final_ctr_zmm<const NR: usize, K: ZmmKeys>(
 /// the next, and three products are saved.
 ///
 /// # Safety
-/// `chunk` and `src` must each point to a whole chunk inside the data;
-/// the CPU must support the enabled features.
+/// `input`, `output` and `hashed` must each point to a whole chunk inside
+/// the data; the CPU must support the enabled features.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl")]
 unsafe fn stitched_chunk_zmm<const NR: usize, const HASH: bool, K: ZmmKeys>(
     keys: &K,
     mut b: [__m512i; 4],
-    chunk: *mut u8,
-    src: *const u8,
+    input: *const u8,
+    output: *mut u8,
+    hashed: *const u8,
     s: __m128i,
     sixteen: &Sixteen,
     reversed: bool,
@@ -297,8 +304,8 @@ unsafe fn stitched_chunk_zmm<const NR: usize, const HASH: bool, K: ZmmKeys>(
             // Quads 1, 2, 3, then 0, which carries S: three rounds more
             // for the previous chunk's reduction to finish.
             let q = r % 4;
-            // SAFETY: quad q of the chunk at `src` (caller's contract).
-            let x = unsafe { _mm512_loadu_si512(src.add(64 * q).cast()) };
+            // SAFETY: quad q of the chunk at `hashed` (caller's contract).
+            let x = unsafe { _mm512_loadu_si512(hashed.add(64 * q).cast()) };
             let x = if reversed { _mm512_shuffle_epi8(x, reverse4) } else { x };
             let x = if q == 0 { _mm512_xor_si512(x, _mm512_zextsi128_si512(s)) } else { x };
             sixteen.product(x, q, &mut sums);
@@ -310,9 +317,8 @@ unsafe fn stitched_chunk_zmm<const NR: usize, const HASH: bool, K: ZmmKeys>(
     for (k, x) in b.iter_mut().enumerate() {
         // SAFETY: register k of this chunk (caller's contract).
         unsafe {
-            let q = chunk.add(64 * k);
-            *x = _mm512_xor_si512(*x, _mm512_loadu_si512(q.cast()));
-            _mm512_storeu_si512(q.cast(), *x);
+            *x = _mm512_xor_si512(*x, _mm512_loadu_si512(input.add(64 * k).cast()));
+            _mm512_storeu_si512(output.add(64 * k).cast(), *x);
         }
     }
     if HASH { sixteen.reduce(sums) } else { s }
