@@ -3,7 +3,7 @@
 //! without leaving copies of its schedule on the stack ([`scrubbed`]).
 
 use crate::Error;
-use crate::backend::InOut;
+use crate::inout::InOut;
 use zeroize::Zeroize;
 
 /// `key` as an array of the length the algorithm needs.

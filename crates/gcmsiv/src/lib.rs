@@ -135,6 +135,8 @@ extern crate std;
 // list (scripts/check-layers.py checks; docs/ARCHITECTURE.md draws them).
 mod error;
 mod limits;
+#[allow(unsafe_code)] // Slices back from an input's and an output's pointers; see its module docs.
+mod inout;
 mod buffers;
 mod backend;
 mod dispatch;

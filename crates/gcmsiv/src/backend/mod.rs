@@ -32,8 +32,7 @@ pub(crate) use aarch64 as hw;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(crate) use none as hw;
 
-mod inout;
-pub(crate) use inout::InOut;
+pub(crate) use crate::inout::InOut;
 
 use zeroize::Zeroize;
 

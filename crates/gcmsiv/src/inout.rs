@@ -23,7 +23,6 @@ pub(crate) struct InOut<'a> {
     _borrows: PhantomData<(&'a [u8], &'a mut [u8])>,
 }
 
-#[allow(unsafe_code)] // Slices back from the pointers the borrows gave.
 impl<'a> InOut<'a> {
     /// `buffer` read and written in place.
     pub(crate) fn in_place(buffer: &'a mut [u8]) -> Self {
