@@ -41,6 +41,8 @@ impl<'a> InOut<'a> {
         self.len
     }
 
+    // Used by the kernels that read and write in one pass (x86-64's).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -50,6 +52,8 @@ impl<'a> InOut<'a> {
         core::ptr::eq(self.input, self.output)
     }
 
+    // Used by the kernels that read and write in one pass (x86-64's).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     /// The input, before anything is written (in place, the output's bytes).
     pub(crate) fn input(&self) -> &[u8] {
         // SAFETY: `input` and `len` come from a slice borrowed for 'a; the
@@ -78,6 +82,8 @@ impl<'a> InOut<'a> {
         unsafe { core::slice::from_raw_parts_mut(self.output, self.len) }
     }
 
+    // Used by the kernels that read and write in one pass (x86-64's).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     /// The first `mid` bytes and the rest, each an `InOut` of its own.
     pub(crate) fn split_at(self, mid: usize) -> (InOut<'a>, InOut<'a>) {
         assert!(mid <= self.len, "split past the end");
@@ -95,11 +101,15 @@ impl<'a> InOut<'a> {
         InOut { input: self.input, output: self.output, len: self.len, _borrows: PhantomData }
     }
 
+    // Used by the kernels that read and write in one pass (x86-64's).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     /// The input's first byte, for a kernel's loads.
     pub(crate) fn input_ptr(&self) -> *const u8 {
         self.input
     }
 
+    // Used by the kernels that read and write in one pass (x86-64's).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     /// The output's first byte, for a kernel's stores (and the loads of
     /// what it wrote).
     pub(crate) fn output_ptr(&mut self) -> *mut u8 {
