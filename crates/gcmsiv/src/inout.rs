@@ -116,3 +116,41 @@ impl<'a> InOut<'a> {
         self.output
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::InOut;
+
+    #[test]
+    fn in_place_and_out_of_place_hand_out_the_right_bytes() {
+        let mut buffer = *b"abcdef";
+        let mut data = InOut::in_place(&mut buffer);
+        assert!(data.is_in_place());
+        assert_eq!(data.input(), b"abcdef");
+        data.output()[0] = b'x';
+        assert_eq!(data.input(), b"xbcdef", "in place, the input is the output");
+        let (mut head, tail) = data.split_at(2);
+        head.output().copy_from_slice(b"12");
+        assert_eq!(tail.into_in_place(), b"cdef");
+        assert_eq!(&buffer, b"12cdef");
+
+        let input = *b"ghijkl";
+        let mut output = [0u8; 6];
+        let mut data = InOut::new(&input, &mut output);
+        assert!(!data.is_in_place());
+        let (head, mut tail) = data.reborrow().split_at(4);
+        assert_eq!((head.len(), tail.len()), (4, 2));
+        assert_eq!(tail.input(), b"kl");
+        tail.output().copy_from_slice(b"99");
+        // The copy fills the output from the input, and writes nothing else.
+        assert_eq!(head.into_in_place(), b"ghij");
+        assert_eq!(data.output(), b"ghij99");
+        assert_eq!(&input, b"ghijkl");
+    }
+
+    #[test]
+    #[should_panic(expected = "out-of-place lengths")]
+    fn lengths_must_match() {
+        let _ = InOut::new(&[0; 3], &mut [0; 4]);
+    }
+}
