@@ -15,6 +15,7 @@ mod batch;
 mod column;
 mod fixed;
 mod limits;
+mod machine;
 mod parallel;
 mod peers;
 mod research;
@@ -138,6 +139,11 @@ struct Args {
     /// the median of the same 30 beside it
     #[arg(long)]
     paper_method: bool,
+    /// Write the research tables, the bounds and the verdicts as Markdown
+    /// into DIR/<cpu>-<backend>.md, and the plot's data beside it (.csv),
+    /// instead of printing the sections (scripts/seeds.sh runs this)
+    #[arg(long, value_name = "DIR")]
+    seeds_dir: Option<std::path::PathBuf>,
 }
 
 /// A parser for numbers from a fixed set.
@@ -201,6 +207,14 @@ fn main() {
             eprintln!("gcmsiv-bench: {why}");
             std::process::exit(2);
         }
+    }
+    if let Some(dir) = &args.seeds_dir {
+        let rounds = if args.quick { 15 } else { 61 };
+        if let Err(e) = seeds_report(dir, rounds, args.paper_method) {
+            eprintln!("gcmsiv-bench: {}: {e}", dir.display());
+            std::process::exit(1);
+        }
+        return;
     }
     let sizes = if args.sizes.is_empty() { SIZES.to_vec() } else { args.sizes.clone() };
     let key_sizes = if args.keys.is_empty() { vec![128, 256] } else { args.keys.clone() };
@@ -268,12 +282,55 @@ fn main() {
     if run("fixed") {
         fixed::print();
     }
-    if run("research") {
-        research::print(rounds, args.paper_method);
+    if run("research") || run("bounds") {
+        let mut report = research::Report::default();
+        if run("research") {
+            research::tables(&mut report, rounds, args.paper_method);
+        }
+        if run("bounds") {
+            research::bounds(&mut report);
+        }
+        research::summary(&mut report);
+        print!("{}", report.md);
     }
-    if run("bounds") {
-        research::print_bounds();
+}
+
+/// The seed papers' tables as one Markdown file per CPU and backend, and
+/// the plot's data beside it.
+fn seeds_report(dir: &std::path::Path, rounds: usize, paper_method: bool) -> std::io::Result<()> {
+    let cpu = machine::Cpu::read();
+    let stem = format!("{}-{}", cpu.slug(), backend().name());
+    let mut report = research::Report::default();
+    let method = if paper_method { " --paper-method" } else { "" };
+    let md = &mut report.md;
+    md.push_str(&format!("# The seed papers' tables on {} with `{}`\n\n", cpu.model, backend()));
+    md.push_str(&format!(
+        "Written by `scripts/seeds.sh` (`gcmsiv-bench --backend {}{method} --seeds-dir docs/seeds`). CPU: \
+         \"{}\" (family {}, model {}, stepping {}){}; TSC {:.2} GHz; backend `{}`, {}-bit registers. A \
+         shared host: read ratios, not absolute cycles, and never our cycles against the papers' (their \
+         CPUs are a decade older, Turbo off).\n\n",
+        backend().name(),
+        cpu.model,
+        cpu.family,
+        cpu.model_number,
+        cpu.stepping,
+        if cpu.virtualised { ", a virtual machine" } else { "" },
+        tsc_ghz(),
+        backend().name(),
+        backend().register_bits(),
+    ));
+    research::tables(&mut report, rounds, paper_method);
+    research::bounds(&mut report);
+    research::summary(&mut report);
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(format!("{stem}.md")), &report.md)?;
+    let mut csv = String::from("series,bytes,cycles_per_byte\n");
+    for (series, bytes, cpb) in &report.points {
+        csv.push_str(&format!("{series},{bytes},{cpb:.4}\n"));
     }
+    std::fs::write(dir.join(format!("{stem}.csv")), csv)?;
+    println!("{}", dir.join(format!("{stem}.md")).display());
+    Ok(())
 }
 
 /// One table: each size's median c/B per implementation, our GB/s, ratios,
