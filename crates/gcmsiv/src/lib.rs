@@ -168,7 +168,8 @@ pub use buffers::scrubbed;
 pub use cipher::{Algorithm, Cipher};
 pub use error::Error;
 pub use gcm::GCM_FAST_IV_LEN;
+pub use limits::usage::{NonceUse, messages_per_key_log2};
 pub use limits::{
     A_MAX, C_MAX, GCM_A_MAX, GCM_IV_MAX, GCM_IV_MIN, GCM_P_MAX, NONCE_LEN, P_MAX, TAG_LEN,
-    random_nonce_messages_log2, single_nonce_messages_log2,
+    random_nonce_messages_log2, single_nonce_messages_log2, usage,
 };

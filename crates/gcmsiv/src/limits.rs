@@ -27,66 +27,32 @@ pub const GCM_IV_MIN: usize = 1;
 /// Longest IV, in bytes: 2^64 - 1 bits, rounded down to whole bytes.
 pub const GCM_IV_MAX: u64 = (1 << 61) - 1;
 
-/// Usage bounds per key (RFC 8452 section 9, from Gueron and Lindell, "Better
-/// Bounds for Block Cipher Modes of Operation via Nonce-Based Key
-/// Derivation", Theorems 6.2 and 6.4): the attacker's advantage stays at most
-/// 2^-32 when, with N distinct nonces, at most B_max blocks under one nonce,
-/// Q_i messages under nonce i and every message at most 2^m blocks,
-///
-/// ```text
-/// 3N/2^96 + N * B_max^2 / 2^129 + sum_i Q_i^2 / 2^(126 - m) <= 2^-32
-/// ```
-///
-/// A message's blocks are what POLYVAL reads (RFC 8452 section 4): its
-/// associated data and its plaintext, each padded to 16 bytes, and the length
-/// block. For `len` bytes of the two together that is at most
-/// `ceil(len / 16) + 2` blocks; m is the least with that many at most 2^m.
-const fn blocks_log2(len: u64) -> u32 {
-    let blocks = len.div_ceil(16) + 2;
-    u64::BITS - (blocks - 1).leading_zeros()
-}
-
-/// The least k with `x <= 2^k` (`x` at least 1).
-const fn ceil_log2(x: u128) -> u32 {
-    u128::BITS - (x - 1).leading_zeros()
-}
+pub mod usage;
 
 /// log2 of the most messages one key may seal under random 96-bit nonces,
 /// each message's plaintext and associated data together at most `len` bytes,
-/// rounded down to a power of two. The one place the random-nonce figure
-/// comes from: 2^62 for up to 64 KiB, 2^48 for up to 16 MiB, 2^32 for up to
-/// 4 GiB.
+/// for an attacker's advantage of at most 2^-32, rounded down to a power of
+/// two: [`usage::messages_per_key_log2`] with [`usage::NonceUse::Random`],
+/// whose documentation states the bound and every assumption. 2^62 for up to
+/// 64 KiB (the key derivation's term, 3N/2^96, decides), 2^53 for up to 16
+/// MiB, 2^37 for up to 4 GiB.
 ///
-/// Derivation (see above). Every message has a nonce of its own but for
-/// chance repeats, and Theorem 6.4 allows up to 8 messages under one random
-/// nonce (a ninth is out of reach long before these counts: RFC 8452 section 9
-/// puts even 256 repeats at about 2^102 messages), so B_max = 2^(m+3) and
-/// the advantage is at most N (3/2^96 + 2^(2(m+3))/2^129). Times 2^123 on
-/// both sides, N (3 * 2^27 + 2^(2m)) <= 2^91, so
-/// N = 2^(91 - ceil(log2(3 * 2^27 + 2^(2m)))). For short messages the
-/// key-derivation term 3N/2^96 decides: N <= 2^64 / 3, so 2^62 whatever the
-/// length up to 64 KiB. RFC 8452 section 9's own table (2^64 messages of
-/// 128 KiB, 2^48 of 32 MiB, 2^32 of 8 GiB) counts only the middle term, and
-/// only the plaintext's blocks. With the other terms and blocks counted, each
-/// of its rows holds for messages of half that size, the first for 2^62
-/// messages rather than 2^64.
-pub const fn random_nonce_messages_log2(len: u64) -> u32 {
-    let m = blocks_log2(len);
-    91 - ceil_log2(3 * (1 << 27) + (1u128 << (2 * m)))
+/// RFC 8452 section 9's own table (2^64 messages of 2^13 blocks, 2^48 of
+/// 2^21, 2^32 of 2^29) counts one term of the bound, the derived keys'
+/// N * B_max^2 / 2^129, with B_max = 2^m: its first row leaves out the key
+/// derivation's term, which alone allows only 2^64 / 3 messages.
+pub fn random_nonce_messages_log2(len: u64) -> u32 {
+    usage::messages_per_key_log2(len, usage::NonceUse::Random)
 }
 
 /// log2 of the most messages one key may seal under a single nonce (the
 /// deterministic use: equal inputs give equal ciphertexts), each message's
-/// plaintext and associated data together at most `len` bytes, rounded down
-/// to a power of two: 2^45 for up to 16 bytes, 2^37 for up to 16 KiB.
-///
-/// Derivation (see above): N = 1, Q messages, B_max = Q * 2^m, so the
-/// advantage is at most 3/2^96 + Q^2 (2^(2m-129) + 2^(m-126)); the first
-/// term is negligible. Times 2^129, Q^2 (2^(2m) + 2^(m+3)) <= 2^97, so
-/// 2 log2(Q) <= 97 - ceil(log2(2^(2m) + 2^(m+3))).
-pub const fn single_nonce_messages_log2(len: u64) -> u32 {
-    let m = blocks_log2(len);
-    (97 - ceil_log2((1u128 << (2 * m)) + (1u128 << (m + 3)))) / 2
+/// plaintext and associated data together at most `len` bytes, for an
+/// advantage of at most 2^-32, rounded down to a power of two:
+/// [`usage::messages_per_key_log2`] with [`usage::NonceUse::Single`]. 2^46 for
+/// up to 16 bytes, 2^38 for up to 16 KiB.
+pub fn single_nonce_messages_log2(len: u64) -> u32 {
+    usage::messages_per_key_log2(len, usage::NonceUse::Single)
 }
 
 /// One algorithm's limits, in bytes. AES-128 and AES-256 share them.
@@ -266,41 +232,16 @@ mod tests {
 }
 
 #[cfg(test)]
-mod usage_bounds {
+mod usage_figures {
     use super::*;
-
-    /// The bound at `n` messages of `len` bytes, times 2^123 (random
-    /// nonces) or 2^129 (one nonce), computed directly against its limit.
-    fn random_within(n: u32, len: u64) -> bool {
-        let m = blocks_log2(len);
-        (3u128 << (27 + n)) + (1u128 << (2 * m + n)) <= 1u128 << 91
-    }
-
-    fn single_within(q: u32, len: u64) -> bool {
-        let m = blocks_log2(len);
-        (1u128 << (2 * m + 2 * q)) + (1u128 << (m + 3 + 2 * q)) <= 1u128 << 97
-    }
-
-    #[test]
-    fn each_figure_is_the_largest_power_of_two_within_the_bound() {
-        for len in [0, 1, 16, 17, 64, 256, 1 << 10, 1 << 14, 1 << 16, 1 << 17, 1 << 24, 1 << 32, P_MAX] {
-            let n = random_nonce_messages_log2(len);
-            assert!(random_within(n, len) && !random_within(n + 1, len), "{len}");
-            let q = single_nonce_messages_log2(len);
-            assert!(single_within(q, len) && !single_within(q + 1, len), "{len}");
-        }
-    }
 
     #[test]
     fn the_figures_the_documents_state() {
-        // Random nonces: 2^62 up to 64 KiB, 2^48 up to 16 MiB, 2^32 up to 4 GiB.
-        for (len, n) in [(16, 62), (1 << 16, 62), (1 << 17, 61), (1 << 24, 48), (1 << 25, 46), (1 << 32, 32)]
-        {
+        // Random nonces: 2^62 up to 64 KiB, 2^53 up to 16 MiB, 2^37 up to 4 GiB.
+        for (len, n) in [(16, 62), (1 << 16, 62), (1 << 24, 53), (1 << 32, 37)] {
             assert_eq!(random_nonce_messages_log2(len), n, "{len}");
         }
-        // One nonce (docs/ARROW.md's deterministic column): the 16-byte row
-        // counts three blocks (two padded pieces and the length block).
-        for (len, q) in [(16, 45), (64, 45), (256, 43), (1 << 10, 41), (1 << 14, 37)] {
+        for (len, q) in [(16, 46), (1 << 14, 38)] {
             assert_eq!(single_nonce_messages_log2(len), q, "{len}");
         }
     }
