@@ -8,7 +8,7 @@
 // one: a repeated nonce reveals only whether two messages (with their
 // associated data) were identical, where a repeated AES-GCM nonce leaks the
 // XOR of the messages and lets an attacker forge. Usage limits, from RFC 8452
-// section 9: with random 12-byte nonces, 2^48 messages of up to 16 MiB under
+// section 9: with random 12-byte nonces, 2^53 messages of up to 16 MiB under
 // one AES-GCM-SIV key (2^32 for AES-GCM, SP 800-38D); at most 2^36 bytes
 // (64 GiB) per message.
 //

@@ -23,7 +23,7 @@ import (
 // For AES-GCM-SIV this is safe far beyond AES-GCM's 2^32 messages per key: a
 // repeated nonce reveals only that two messages (with their associated data)
 // were equal, and RFC 8452 section 9 bounds an attacker's advantage at 2^-32
-// for up to 2^62 messages of up to 64 KiB each (2^48 of up to 16 MiB) under
+// for up to 2^62 messages of up to 64 KiB each (2^53 of up to 16 MiB) under
 // one key. With AES-GCM (NewAESGCMWithRandomNonce), keep to 2^32 messages per
 // key (SP 800-38D). Safe for concurrent use.
 type RandomNonceAEAD struct {

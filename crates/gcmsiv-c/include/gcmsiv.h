@@ -3,7 +3,7 @@
  *
  * Usage limits. AES-GCM-SIV: at most 2^36 bytes (64 GiB) of plaintext, and as
  * much associated data, per message. Random 12-byte nonces are safe: under one
- * key, 2^62 messages of up to 64 KiB each, 2^48 of up to 16 MiB, or 2^32 of up
+ * key, 2^62 messages of up to 64 KiB each, 2^53 of up to 16 MiB, or 2^37 of up
  * to 4 GiB (plaintext and associated data together) keep an attacker's
  * advantage at most 2^-32 (RFC 8452 section 9's bounds, derived in the Rust
  * crate's random_nonce_messages_log2; the project's README has the tables for
@@ -191,7 +191,7 @@ int gcmsiv_decrypt_batch(gcmsiv_batch_item *items, size_t count, const gcmsiv_ke
  * bytes (28 with 16-byte tags). For AES-GCM-SIV this is safe far past AES-GCM's
  * 2^32 messages per key: a repeated nonce reveals only that two messages were
  * equal, and RFC 8452 section 9's bounds keep the attacker's advantage within
- * 2^-32 for up to 2^62 random-nonce messages of up to 64 KiB each (2^48 of up
+ * 2^-32 for up to 2^62 random-nonce messages of up to 64 KiB each (2^53 of up
  * to 16 MiB) per key.
  * With AES-GCM keys, keep to 2^32 messages per key. Every algorithm of the key
  * type works. In place: the plaintext at c + 12 (encrypt), the plaintext left

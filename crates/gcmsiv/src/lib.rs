@@ -100,12 +100,13 @@
 //! One message: plaintext and associated data up to [`P_MAX`] = [`A_MAX`] =
 //! 2^36 bytes (RFC 8452 section 6); longer inputs are refused before any work.
 //! One key (RFC 8452 section 9; attacker advantage at most 2^-32): random 96-bit
-//! nonces are safe (2^62 messages of up to 64 KiB, 2^48 of up to 16 MiB, 2^32
+//! nonces are safe (2^62 messages of up to 64 KiB, 2^53 of up to 16 MiB, 2^37
 //! of up to 4 GiB, plaintext and associated data together:
-//! [`random_nonce_messages_log2`] derives the figure). With no nonce used more than 256 times, a key may protect
-//! 2^61 messages of up to 16 KiB, 2^49 of up to 1 MiB, 2^35 of up to 128 MiB,
-//! or 2^29 of up to 1 GiB. With random nonces, 256 repeats stay implausible far
-//! beyond those counts. The crate README has the full table.
+//! [`random_nonce_messages_log2`] derives the figure). With no nonce used more
+//! than 256 times, a key may protect 2^60 messages of up to 16 KiB, 2^48 of up
+//! to 1 MiB, 2^34 of up to 128 MiB, or 2^28 of up to 1 GiB. Every figure comes
+//! from [`messages_per_key_log2`], whose module [`usage`] has each theorem's
+//! whole sum and its assumptions. The crate README has the full table.
 //!
 //! # Features
 //!

@@ -12,7 +12,7 @@
 //! messages (with their associated data) were equal, and each nonce gets its
 //! own derived keys. RFC 8452 section 9's bounds keep the attacker's advantage
 //! within 2^-32 for random nonces up to 2^62 messages of up to 64 KiB per key
-//! (2^48 of up to 16 MiB, 2^32 of up to 4 GiB; plaintext and associated data
+//! (2^53 of up to 16 MiB, 2^37 of up to 4 GiB; plaintext and associated data
 //! together): the limit is the volume of data, not the chance of a repeat.
 //! [`random_nonce_messages_log2`](crate::random_nonce_messages_log2) computes
 //! the figure for any length and derives it.
