@@ -211,6 +211,12 @@ pub fn tables(r: &mut Report, rounds: usize, paper_method: bool) {
 /// 002's Table 2 and the bounds in full.
 pub fn bounds(r: &mut Report) {
     bounds::table_2(r);
+    bounds::full(r);
+}
+
+/// The advantage plot's data, as CSV.
+pub fn bounds_plot_data() -> String {
+    bounds::plot_data()
 }
 
 /// The verdicts of every claim recorded so far.
