@@ -73,7 +73,7 @@ pub(crate) fn measure(impls: &mut [Box<dyn Impl>], op: Op, size: usize, rounds: 
     samples.iter_mut().map(|s| median(s)).collect()
 }
 
-/// 000's measuring method (its section 5.2): 30 times, 500 calls as a
+/// 000's measuring method (its section 5.4): 30 times, 500 calls as a
 /// warm-up, then 500 timed calls averaged; "the minimum value over the 30
 /// runs ... to neutralize noise caused by interrupts". Returns, per
 /// implementation, that minimum and the median of the same 30 averages.
