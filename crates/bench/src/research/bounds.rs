@@ -65,10 +65,12 @@ fn usage(messages_log2: f64, len: u64, nonces: NonceUse) -> Usage {
 }
 
 fn lg(x: f64) -> String {
-    match x {
-        x if x >= 1.0 => "1".into(),
-        x if x == 0.0 => "0".into(),
-        x => format!("2^{:.1}", x.log2()),
+    if x >= 1.0 {
+        "1".into()
+    } else if x == 0.0 {
+        "0".into()
+    } else {
+        format!("2^{:.1}", x.log2())
     }
 }
 
