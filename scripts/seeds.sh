@@ -62,3 +62,5 @@ if [ "$plots" = 1 ]; then
     fi
     "$python" scripts/seeds_plot.py "$out"
 fi
+
+python3 scripts/seeds_summary.py

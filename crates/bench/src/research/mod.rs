@@ -10,6 +10,7 @@
 
 mod bounds;
 mod impls;
+mod keygen;
 mod t000;
 mod t001;
 mod t002;
