@@ -9,7 +9,7 @@
 //! used for data, and checked against the crate's AES on every run.
 //!
 //! The bench runs on x86-64 only (it reads the TSC); these need AES-NI and
-//! SSSE3, which `Keygen::new` checks before any is called.
+//! SSSE3, which `Keygen::boxed` checks before any is called.
 
 use crate::peers::{Impl, Op};
 use core::arch::x86_64::*;
@@ -191,7 +191,7 @@ pub struct Keygen {
 
 impl Keygen {
     /// None where the CPU lacks AES-NI or SSSE3.
-    pub fn new(key_len: usize, method: Method, interleave: bool, blocks: usize) -> Option<Box<dyn Impl>> {
+    pub fn boxed(key_len: usize, method: Method, interleave: bool, blocks: usize) -> Option<Box<dyn Impl>> {
         if !(is_x86_feature_detected!("aes") && is_x86_feature_detected!("ssse3")) {
             return None;
         }
@@ -207,7 +207,7 @@ impl Keygen {
     /// Encrypts `blocks` under `key` (16 or 32 bytes).
     fn run_once(&mut self) {
         let blocks = &mut self.blocks[..];
-        // SAFETY: `new` checked AES-NI and SSSE3 (SSE2 is x86-64's baseline).
+        // SAFETY: `boxed` checked AES-NI and SSSE3 (SSE2 is x86-64's baseline).
         unsafe {
             if self.key_len == 16 {
                 aes128(self.key[..16].try_into().unwrap(), self.method, self.interleave, blocks);

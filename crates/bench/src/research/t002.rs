@@ -140,8 +140,8 @@ pub fn table_1(r: &mut Report, sm: Sampler) {
     for (key_len, xs) in [(16, 4), (32, 2)] {
         let mut impls: Vec<Box<dyn Impl>> = [Method::Assist, Method::RoundFunction]
             .into_iter()
-            .filter_map(|m| Keygen::new(key_len, m, false, 0))
-            .chain((1..=xs).filter_map(|x| Keygen::new(key_len, Method::RoundFunction, true, x)))
+            .filter_map(|m| Keygen::boxed(key_len, m, false, 0))
+            .chain((1..=xs).filter_map(|x| Keygen::boxed(key_len, Method::RoundFunction, true, x)))
             .collect();
         if impls.is_empty() {
             continue;
@@ -175,21 +175,21 @@ pub fn table_1(r: &mut Report, sm: Sampler) {
     if let [m128, m256] = &methods[..] {
         r.ratio(
             "002 Table 1",
-            "the round function expands an AES-128 key faster than `aeskeygenassist` (assist / round function)",
+            "`aeskeygenassist` takes 2.3 times the round function's cycles to expand an AES-128 key",
             (111. / 48., 111. / 48.),
             m128[0] / m128[1],
             "",
         );
         r.ratio(
             "002 Table 1",
-            "the same for AES-256 (assist / round function)",
+            "`aeskeygenassist` takes 1.8 times the round function's cycles to expand an AES-256 key",
             (146. / 80., 146. / 80.),
             m256[0] / m256[1],
             "",
         );
         r.ratio(
             "002 Table 1",
-            "four blocks interleaved with an AES-128 expansion cost little more than it (interleaved x = 4 / alone)",
+            "an AES-128 expansion interleaved with four blocks costs 1.6 times the expansion alone",
             (76. / 48., 76. / 48.),
             m128[5] / m128[1],
             "",
