@@ -317,10 +317,14 @@ pub fn gcm(u: &Usage, derive_key: bool) -> Bound {
     if random {
         bound = bound.term("two messages under one nonce, q^2 / 2^97", sq(c.q) * pow2(-97));
     }
+    // Each nonce seals one message; a forgery under it runs its CTR and
+    // mask blocks too (at most one counted per nonce, as for RFC 8452).
+    let per_nonce = (1.0 + c.forgeries.min(1.0)) * (c.b + 1.0);
+    let all = (c.q + c.forgeries) * (c.b + 1.0);
     bound = if derive_key {
-        derive_key_terms(bound, c.q, c.b + 1.0)
+        derive_key_terms(bound, c.q, per_nonce)
     } else {
-        bound.term("all blocks under one key, (sum (B_i + 1))^2 / 2^129", sq(c.q * (c.b + 1.0)) * pow2(-129))
+        bound.term("all blocks under one key, (sum (B_i + 1))^2 / 2^129", sq(all) * pow2(-129))
     };
     bound.term("forgeries, sum Q_D^i * (2^a + 2^m) / 2^128", c.forgeries * 2.0 * c.two_m * pow2(-128))
 }
@@ -396,8 +400,11 @@ mod tests {
 
     #[test]
     fn forgeries_count() {
-        let quiet = rfc8452(&usage(40, 1024, NonceUse::AtMost(1)));
-        let forged = rfc8452(&Usage { forgeries: pow2(40), ..usage(40, 1024, NonceUse::AtMost(1)) });
-        assert!(forged.advantage() > quiet.advantage());
+        let quiet = usage(40, 1024, NonceUse::AtMost(1));
+        let forged = Usage { forgeries: pow2(40), ..quiet };
+        assert!(rfc8452(&forged).advantage() > rfc8452(&quiet).advantage());
+        for dk in [false, true] {
+            assert!(gcm(&forged, dk).advantage() > gcm(&quiet, dk).advantage());
+        }
     }
 }
