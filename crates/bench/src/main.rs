@@ -319,7 +319,10 @@ fn seeds_report(dir: &std::path::Path, rounds: usize, paper_method: bool) -> std
         backend().name(),
         backend().register_bits(),
     ));
-    md.push_str("The bounds, which no CPU changes, are in [bounds.md](bounds.md).\n\n");
+    md.push_str(&format!(
+        "The bounds, which no CPU changes, are in [bounds.md](bounds.md); the last table is drawn in \
+         [{stem}-cpb.svg]({stem}-cpb.svg).\n\n![Seal cycles per byte against message size]({stem}-cpb.svg)\n\n"
+    ));
     research::tables(&mut report, rounds, paper_method);
     research::summary(&mut report);
     std::fs::create_dir_all(dir)?;

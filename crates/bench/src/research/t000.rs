@@ -335,7 +335,8 @@ pub fn sweep(r: &mut Report, sm: Sampler) {
     md!(r, "\n## Seal c/B against message size (the plot's data)\n");
     md!(
         r,
-        "AES-128 everywhere (48-byte keys for none: the drafts' H || K is 32 bytes), empty AAD, on `{}`.\n",
+        "AES-128 everywhere (the drafts' keys are H || K, 32 bytes), empty AAD, on `{}`; drawn in the \
+         plot beside this report (scripts/seeds.sh).\n",
         crate::backend()
     );
     let named: Vec<(&str, Box<dyn Impl>)> = vec![
