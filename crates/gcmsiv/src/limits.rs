@@ -41,7 +41,7 @@ pub mod usage;
 /// 2^21, 2^32 of 2^29) counts one term of the bound, the derived keys'
 /// N * B_max^2 / 2^129, with B_max = 2^m: its first row leaves out the key
 /// derivation's term, which alone allows only 2^64 / 3 messages.
-pub fn random_nonce_messages_log2(len: u64) -> u32 {
+pub const fn random_nonce_messages_log2(len: u64) -> u32 {
     usage::messages_per_key_log2(len, usage::NonceUse::Random)
 }
 
@@ -51,7 +51,7 @@ pub fn random_nonce_messages_log2(len: u64) -> u32 {
 /// advantage of at most 2^-32, rounded down to a power of two:
 /// [`usage::messages_per_key_log2`] with [`usage::NonceUse::Single`]. 2^46 for
 /// up to 16 bytes, 2^38 for up to 16 KiB.
-pub fn single_nonce_messages_log2(len: u64) -> u32 {
+pub const fn single_nonce_messages_log2(len: u64) -> u32 {
     usage::messages_per_key_log2(len, usage::NonceUse::Single)
 }
 
@@ -235,8 +235,13 @@ mod tests {
 mod usage_figures {
     use super::*;
 
+    /// The figures are constants where a caller needs them as such.
+    const RANDOM_64K: u32 = random_nonce_messages_log2(1 << 16);
+    const SINGLE_16: u32 = single_nonce_messages_log2(16);
+
     #[test]
     fn the_figures_the_documents_state() {
+        assert_eq!((RANDOM_64K, SINGLE_16), (62, 46));
         // Random nonces: 2^62 up to 64 KiB, 2^53 up to 16 MiB, 2^37 up to 4 GiB.
         for (len, n) in [(16, 62), (1 << 16, 62), (1 << 24, 53), (1 << 32, 37)] {
             assert_eq!(random_nonce_messages_log2(len), n, "{len}");

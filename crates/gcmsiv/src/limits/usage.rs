@@ -104,11 +104,11 @@ pub struct Bound {
 }
 
 impl Bound {
-    fn new(theorem: &'static str) -> Self {
+    const fn new(theorem: &'static str) -> Self {
         Bound { theorem, terms: [Term { name: "", value: 0.0 }; MAX_TERMS], len: 0 }
     }
 
-    fn term(mut self, name: &'static str, value: f64) -> Self {
+    const fn term(mut self, name: &'static str, value: f64) -> Self {
         self.terms[self.len] = Term { name, value };
         self.len += 1;
         self
@@ -120,12 +120,18 @@ impl Bound {
     }
 
     /// The bound on the attacker's advantage: the terms' sum, at most 1.
-    pub fn advantage(&self) -> f64 {
-        self.terms().iter().map(|t| t.value).sum::<f64>().min(1.0)
+    pub const fn advantage(&self) -> f64 {
+        let mut sum = 0.0;
+        let mut i = 0;
+        while i < self.len {
+            sum += self.terms[i].value;
+            i += 1;
+        }
+        sum.min(1.0)
     }
 
     /// Whether the advantage stays at most 2^[`ADVANTAGE_LOG2`].
-    pub fn within_limit(&self) -> bool {
+    pub const fn within_limit(&self) -> bool {
         self.advantage() <= pow2(ADVANTAGE_LOG2)
     }
 }
@@ -136,7 +142,7 @@ const fn pow2(e: i32) -> f64 {
 }
 
 /// x^2.
-fn sq(x: f64) -> f64 {
+const fn sq(x: f64) -> f64 {
     x * x
 }
 
@@ -158,7 +164,7 @@ struct Counts {
 }
 
 impl Counts {
-    fn of(u: &Usage) -> Counts {
+    const fn of(u: &Usage) -> Counts {
         let blocks = u.len.div_ceil(16);
         let two_m = pow2((u64::BITS - blocks.leading_zeros()) as i32);
         let q = u.messages;
@@ -174,13 +180,13 @@ impl Counts {
     /// The most AES blocks under one nonce's key, its messages' and
     /// forgeries', each message b blocks and one more (the tag, or GCM's
     /// mask).
-    fn b_max(&self) -> f64 {
+    const fn b_max(&self) -> f64 {
         (self.per_nonce + self.forgeries_per_nonce) * (self.b + 1.0)
     }
 }
 
 /// T_E, the attacker's own AES evaluations.
-fn offline() -> f64 {
+const fn offline() -> f64 {
     pow2(OFFLINE_AES_LOG2)
 }
 
@@ -190,7 +196,7 @@ const TWO_KAPPA: i32 = 256;
 /// AES-GCM-SIV as RFC 8452 specifies it: the 2017 paper's Theorem 6.2 for
 /// chosen nonces, and for random ones Theorem 3.2 applied to it (three
 /// messages at most under a nonce, and the chance of a fourth as a term).
-pub fn rfc8452(u: &Usage) -> Bound {
+pub const fn rfc8452(u: &Usage) -> Bound {
     let c = Counts::of(u);
     let theorem = match u.nonces {
         NonceUse::Random => "2017 paper, Theorems 3.2 and 6.2 (random nonces; Theorem 6.4 keeps two terms)",
@@ -226,7 +232,7 @@ pub fn rfc8452(u: &Usage) -> Bound {
 /// switching lemma over its q_f <= 2(q_E + q_d) + L/n calls, the hash's
 /// collision term, and the counters' (k = 32 bits of counter). Nonces do
 /// not enter: any may repeat.
-pub fn gcm_siv_2015(u: &Usage, keys: u32) -> Bound {
+pub const fn gcm_siv_2015(u: &Usage, keys: u32) -> Bound {
     let c = Counts::of(u);
     let calls = 2.0 * (c.q + c.forgeries) + (c.q + c.forgeries) * c.b;
     let prf = 2.0 * sq(calls) * pow2(-129);
@@ -249,7 +255,7 @@ pub fn gcm_siv_2015(u: &Usage, keys: u32) -> Bound {
 
 /// A nonce-based mode that a repeated nonce breaks: its advantage is 1
 /// when the usage repeats one.
-fn repeats(u: &Usage) -> bool {
+const fn repeats(u: &Usage) -> bool {
     match u.nonces {
         NonceUse::Random => false,
         NonceUse::AtMost(r) => r > 1 && u.messages > 1.0,
@@ -259,7 +265,7 @@ fn repeats(u: &Usage) -> bool {
 
 /// DeriveKey's advantage (the 2017 paper's Lemma 4.1), halved as Theorem
 /// 3.1 adds it, and its PRF term (Theorem 2.2's Eq. 5 with mu = 1), halved.
-fn derive_key_terms(bound: Bound, nonces: f64, b_max: f64) -> Bound {
+const fn derive_key_terms(bound: Bound, nonces: f64, b_max: f64) -> Bound {
     let kdf = (36.0 * sq(nonces) * pow2(-129)).min(6.0 * nonces * pow2(-96)).min(1.0);
     bound
         .term("DeriveKey, min(36N^2 / 2^129, 6N / 2^96) / 2", kdf / 2.0)
@@ -274,9 +280,9 @@ fn derive_key_terms(bound: Bound, nonces: f64, b_max: f64) -> Bound {
 /// CTR (CPA security, no forgeries), 96-bit nonces, without or with the
 /// 2017 paper's DeriveKey: its sections 5.1 (unique nonces) and 5.2
 /// (random ones). A repeated chosen nonce is a break.
-pub fn ctr(u: &Usage, derive_key: bool) -> Bound {
+pub const fn ctr(u: &Usage, derive_key: bool) -> Bound {
     let c = Counts::of(u);
-    let random = u.nonces == NonceUse::Random;
+    let random = matches!(u.nonces, NonceUse::Random);
     let name = match (derive_key, random) {
         (false, false) => "2017 paper, section 5.1: CTR, unique nonces",
         (false, true) => "2017 paper, section 5.2: CTR, random nonces",
@@ -301,9 +307,9 @@ pub fn ctr(u: &Usage, derive_key: bool) -> Bound {
 /// Appendix B (unique nonces; section 5.3 sums it up) and section 5.4
 /// (random ones, "analogous": section 5.2's nonce-collision term added). A
 /// repeated chosen nonce is a break.
-pub fn gcm(u: &Usage, derive_key: bool) -> Bound {
+pub const fn gcm(u: &Usage, derive_key: bool) -> Bound {
     let c = Counts::of(u);
-    let random = u.nonces == NonceUse::Random;
+    let random = matches!(u.nonces, NonceUse::Random);
     let name = match (derive_key, random) {
         (false, false) => "2017 paper, Appendix B: AES-GCM, unique nonces",
         (false, true) => "2017 paper, section 5.4: AES-GCM, random nonces",
@@ -335,11 +341,17 @@ pub fn gcm(u: &Usage, derive_key: bool) -> Bound {
 /// power of two: [`rfc8452`]'s whole sum, no forgery attempts counted, and
 /// the assumptions above. 0 when not even one message stays within it
 /// (never, for lengths RFC 8452 allows).
-pub fn messages_per_key_log2(len: u64, nonces: NonceUse) -> u32 {
-    let within =
-        |k: u32| rfc8452(&Usage { messages: pow2(k as i32), len, nonces, forgeries: 0.0 }).within_limit();
+pub const fn messages_per_key_log2(len: u64, nonces: NonceUse) -> u32 {
     // The advantage grows with the messages, so the first that fails ends it.
-    (1..=128).find(|&k| !within(k)).map_or(128, |k| k - 1)
+    let mut k = 1;
+    while k <= 128 {
+        let u = Usage { messages: pow2(k as i32), len, nonces, forgeries: 0.0 };
+        if !rfc8452(&u).within_limit() {
+            return k - 1;
+        }
+        k += 1;
+    }
+    128
 }
 
 #[cfg(test)]
