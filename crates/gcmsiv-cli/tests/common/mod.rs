@@ -197,4 +197,5 @@ pub fn join_chunks(header: &[u8], chunks: &[Vec<u8>]) -> Vec<u8> {
     out
 }
 
+pub mod emulation;
 pub mod manifest;
